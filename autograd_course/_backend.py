@@ -1,0 +1,113 @@
+"""Where arrays live: NumPy on the CPU, CuPy on an NVIDIA GPU.
+
+This is the only module that knows CuPy exists. Every tensor remembers its ``device``; ops ask
+``array_module(device)`` for the matching module and call ``xp.exp``, ``xp.zeros``... on it,
+so the same op code runs on both. CuPy is imported the first time a CUDA tensor is asked for,
+never before, so learners without a GPU never need it installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+
+class device:  # noqa: N801  (PyTorch spells it in lower case)
+    """A place for tensors: ``device('cpu')`` or ``device('cuda:0')``."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, spec: str | device = "cpu", index: int | None = None) -> None:
+        if isinstance(spec, device):
+            self.type, self.index = spec.type, spec.index
+            return
+        kind, _, number = str(spec).partition(":")
+        if kind not in ("cpu", "cuda"):
+            raise RuntimeError(
+                "Expected one of cpu, cuda device type at start of device string: " + str(spec)
+            )
+        self.type = kind
+        if number:
+            index = int(number)
+        self.index = (index or 0) if kind == "cuda" else index
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+_cupy = None  # the CuPy module once loaded (tests may put a fake one here)
+
+
+def as_device(spec) -> device:
+    """Normalise 'cpu', 'cuda', 'cuda:0' or a device to a device object (CPU is a singleton)."""
+    if spec is None or spec is CPU:
+        return CPU
+    d = spec if isinstance(spec, device) else device(spec)
+    return CPU if d.type == "cpu" else d
+
+
+def cupy():
+    """Import CuPy on first use, with an error that says how to get it."""
+    global _cupy
+    if _cupy is None:
+        try:
+            _cupy = importlib.import_module("cupy")
+        except ImportError as err:
+            raise RuntimeError(
+                "CUDA tensors need CuPy, which is not installed. Install the GPU extra with "
+                "`pip install -e .[gpu]` (it brings cupy-cuda12x), or keep tensors on the CPU."
+            ) from err
+    return _cupy
+
+
+def array_module(dev: device):
+    """NumPy for the CPU, CuPy for CUDA: the module ops call for array maths."""
+    return np if dev is CPU else cupy()
+
+
+def cuda_available() -> bool:
+    """True when CuPy imports and sees at least one GPU."""
+    try:
+        return cupy().cuda.runtime.getDeviceCount() > 0
+    except Exception:  # no CuPy, no driver, or no device: all mean "no GPU here"
+        return False
+
+
+def to_device(array, dev: device):
+    """Copy an array to ``dev`` (a no-op when it is already there)."""
+    if dev is CPU:
+        return to_numpy(array)
+    cp = cupy()
+    with cp.cuda.Device(dev.index):
+        return cp.asarray(array)
+
+
+def to_numpy(array) -> np.ndarray:
+    """A NumPy array for any array we hold (copies GPU memory to the host)."""
+    if isinstance(array, np.ndarray) and type(array) is np.ndarray:
+        return array
+    if _cupy is not None and hasattr(_cupy, "asnumpy"):
+        return _cupy.asnumpy(array)
+    return np.asarray(array)
+
+
+def data_ptr(array) -> int:
+    """The address of an array's first element (equal for arrays that share memory)."""
+    if isinstance(array, np.ndarray):
+        return array.__array_interface__["data"][0]
+    return array.data.ptr

@@ -1,0 +1,327 @@
+"""The maths methods of ``Tensor`` (``x + y``, ``x.exp()``, ``x.sum()``...).
+
+Each one is a single line that calls the op in ``autograd_course.ops``; the ops are where the
+forward and backward formulas live. Kept apart from ``tensor.py`` so that file stays about
+the autograd state of a tensor.
+"""
+
+from __future__ import annotations
+
+from . import ops
+
+
+class TensorMath:
+    __slots__ = ()
+
+    # --- operators --------------------------------------------------------------------------
+    def __add__(self, other):
+        return ops.add(self, other)
+
+    def __radd__(self, other):
+        return ops.add(other, self)
+
+    def __sub__(self, other):
+        return ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return ops.sub(other, self)
+
+    def __mul__(self, other):
+        return ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return ops.mul(self, other)  # PyTorch keeps the tensor first: 3 * x records x * 3
+
+    def __truediv__(self, other):
+        return ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return ops.div(other, self)
+
+    def __pow__(self, exponent):
+        return ops.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return ops.pow(base, self)
+
+    def __matmul__(self, other):
+        return ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return ops.matmul(other, self)
+
+    def __neg__(self):
+        return ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return ops.abs(self)
+
+    def __iadd__(self, other):
+        return ops.add_(self, other)
+
+    def __isub__(self, other):
+        return ops.sub_(self, other)
+
+    def __imul__(self, other):
+        return ops.mul_(self, other)
+
+    def __itruediv__(self, other):
+        return ops.div_(self, other)
+
+    def __eq__(self, other):
+        return False if other is None else ops.eq(self, other)
+
+    def __ne__(self, other):
+        return True if other is None else ops.ne(self, other)
+
+    def __lt__(self, other):
+        return ops.lt(self, other)
+
+    def __le__(self, other):
+        return ops.le(self, other)
+
+    def __gt__(self, other):
+        return ops.gt(self, other)
+
+    def __ge__(self, other):
+        return ops.ge(self, other)
+
+    def __and__(self, other):
+        return ops.bitwise_and(self, other)
+
+    def __or__(self, other):
+        return ops.bitwise_or(self, other)
+
+    def __invert__(self):
+        return ops.bitwise_not(self)
+
+    def __getitem__(self, key):
+        return ops.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        ops.setitem(self, key, value)
+
+    # --- arithmetic and element-wise functions ----------------------------------------------
+    def add(self, other, *, alpha=1):
+        return ops.add(self, other, alpha=alpha)
+
+    def sub(self, other, *, alpha=1):
+        return ops.sub(self, other, alpha=alpha)
+
+    def mul(self, other):
+        return ops.mul(self, other)
+
+    def div(self, other):
+        return ops.div(self, other)
+
+    def pow(self, exponent):
+        return ops.pow(self, exponent)
+
+    def neg(self):
+        return ops.neg(self)
+
+    def exp(self):
+        return ops.exp(self)
+
+    def log(self):
+        return ops.log(self)
+
+    def sqrt(self):
+        return ops.sqrt(self)
+
+    def abs(self):
+        return ops.abs(self)
+
+    def sign(self):
+        return ops.sign(self)
+
+    def sin(self):
+        return ops.sin(self)
+
+    def cos(self):
+        return ops.cos(self)
+
+    def tanh(self):
+        return ops.tanh(self)
+
+    def sigmoid(self):
+        return ops.sigmoid(self)
+
+    def relu(self):
+        return ops.relu(self)
+
+    def clamp(self, min=None, max=None):  # noqa: A002
+        return ops.clamp(self, min, max)
+
+    clip = clamp
+
+    def maximum(self, other):
+        return ops.maximum(self, other)
+
+    def minimum(self, other):
+        return ops.minimum(self, other)
+
+    # --- reductions -------------------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.mean(self, dim, keepdim, dtype=dtype)
+
+    def max(self, dim=None, keepdim=False):
+        return ops.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return ops.min(self, dim, keepdim)
+
+    def amax(self, dim=None, keepdim=False):
+        return ops.amax(self, dim, keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return ops.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return ops.argmin(self, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return ops.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return ops.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def norm(self, p=2, dim=None, keepdim=False):
+        return ops.norm(self, p, dim, keepdim)
+
+    def sum_to_size(self, *size):
+        return ops.sum_to_size(self, *size)
+
+    def all(self, dim=None, keepdim=False):
+        return ops.all(self, dim, keepdim)
+
+    def any(self, dim=None, keepdim=False):
+        return ops.any(self, dim, keepdim)
+
+    # --- shape ------------------------------------------------------------------------------
+    def reshape(self, *shape):
+        return ops.reshape(self, *shape)
+
+    def view(self, *shape):
+        return ops.reshape(self, *shape)
+
+    def view_as(self, other):
+        return ops.reshape(self, other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return ops.flatten(self, start_dim, end_dim)
+
+    def transpose(self, dim0, dim1):
+        return ops.transpose(self, dim0, dim1)
+
+    def t(self):
+        return ops.t(self)
+
+    @property
+    def T(self):  # noqa: N802  (PyTorch's name)
+        return ops.permute(self, tuple(reversed(range(self.ndim))))
+
+    @property
+    def mT(self):  # noqa: N802
+        return ops.transpose(self, -2, -1)
+
+    def permute(self, *dims):
+        return ops.permute(self, *dims)
+
+    def unsqueeze(self, dim):
+        return ops.unsqueeze(self, dim)
+
+    def squeeze(self, dim=None):
+        return ops.squeeze(self, dim)
+
+    def expand(self, *shape):
+        return ops.expand(self, *shape)
+
+    def expand_as(self, other):
+        return ops.expand(self, other.shape)
+
+    def select(self, dim, index):
+        return ops.select(self, dim, index)
+
+    def clone(self):
+        return ops.clone(self)
+
+    def contiguous(self):
+        return self
+
+    def matmul(self, other):
+        return ops.matmul(self, other)
+
+    def mm(self, other):
+        return ops.mm(self, other)
+
+    def mv(self, other):
+        return ops.mv(self, other)
+
+    def dot(self, other):
+        return ops.dot(self, other)
+
+    def where(self, condition, other):
+        return ops.where(condition, self, other)
+
+    # --- comparisons ------------------------------------------------------------------------
+    def eq(self, other):
+        return ops.eq(self, other)
+
+    def ne(self, other):
+        return ops.ne(self, other)
+
+    def lt(self, other):
+        return ops.lt(self, other)
+
+    def le(self, other):
+        return ops.le(self, other)
+
+    def gt(self, other):
+        return ops.gt(self, other)
+
+    def ge(self, other):
+        return ops.ge(self, other)
+
+    def equal(self, other):
+        return ops.equal(self, other)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return ops.allclose(self, other, rtol, atol, equal_nan)
+
+    def isnan(self):
+        return ops.isnan(self)
+
+    def logical_not(self):
+        return ops.logical_not(self)
+
+    # --- in place ---------------------------------------------------------------------------
+    def add_(self, other, *, alpha=1):
+        return ops.add_(self, other, alpha=alpha)
+
+    def sub_(self, other, *, alpha=1):
+        return ops.sub_(self, other, alpha=alpha)
+
+    def mul_(self, other):
+        return ops.mul_(self, other)
+
+    def div_(self, other):
+        return ops.div_(self, other)
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        return ops.clamp_(self, min, max)
+
+    def zero_(self):
+        return ops.zero_(self)
+
+    def fill_(self, value):
+        return ops.fill_(self, value)
+
+    def copy_(self, src):
+        return ops.copy_(self, src)

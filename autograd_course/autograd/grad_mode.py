@@ -1,0 +1,94 @@
+"""Grad mode: whether new operations are recorded in the graph.
+
+One switch decides it. ``no_grad`` turns it off for a block (or a function, as a decorator),
+``enable_grad`` turns it back on, ``set_grad_enabled(flag)`` sets it either way. Each restores
+the previous state on exit, so they nest.
+"""
+
+from __future__ import annotations
+
+import functools
+
+
+class _GradMode:
+    __slots__ = ("enabled",)
+
+    def __init__(self) -> None:
+        self.enabled = True
+
+
+state = _GradMode()
+
+
+def is_grad_enabled() -> bool:
+    """True when operations on tensors that require grad are being recorded."""
+    return state.enabled
+
+
+class set_grad_enabled:  # noqa: N801  (PyTorch's name)
+    """Set grad mode to ``mode``; as a context manager, restore the old mode on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = state.enabled
+        self.mode = bool(mode)
+        state.enabled = self.mode
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        state.enabled = self.prev
+
+    def __call__(self, func):
+        state.enabled = self.prev  # used as a decorator: do not change the mode now
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(mode):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+class _GradModeBlock:
+    """Shared body of ``no_grad`` and ``enable_grad``: a mode to hold inside a block."""
+
+    mode = True
+
+    def __enter__(self) -> None:
+        self.prev = state.enabled
+        state.enabled = self.mode
+
+    def __exit__(self, *exc) -> None:
+        state.enabled = self.prev
+
+    def __call__(self, func):
+        block = type(self)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with block():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradModeBlock):  # noqa: N801
+    """Do not record operations: results have ``requires_grad=False`` and no ``grad_fn``.
+
+    Use it for inference and for updating parameters by hand; it saves the memory the graph
+    would hold.
+    """
+
+    mode = False
+
+
+class enable_grad(_GradModeBlock):  # noqa: N801
+    """Record operations again, even inside ``no_grad``."""
+
+    mode = True
+
+
+class inference_mode(no_grad):  # noqa: N801
+    """Like ``no_grad`` (our engine has no cheaper mode than that)."""

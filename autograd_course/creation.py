@@ -1,0 +1,227 @@
+"""Factories: the ways to make a tensor (``tensor``, ``zeros``, ``randn``...).
+
+Each accepts PyTorch's keywords ``dtype=``, ``device=`` and ``requires_grad=``. Python floats
+become float32 and Python ints int64, as in PyTorch; NumPy arrays keep their dtype.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _backend, dtypes
+from . import random as _random
+from .tensor import Tensor
+
+
+def _infer_dtype(data):
+    """PyTorch's inference: any float -> float32, else any int -> int64, else bool."""
+    if isinstance(data, np.ndarray):
+        return dtypes.from_numpy(data.dtype).numpy
+    if isinstance(data, np.generic):
+        return data.dtype if data.dtype.kind != "f" else np.dtype(data.dtype)
+    flat = np.asarray(data, dtype=object).ravel() if not isinstance(data, numbers.Number) \
+        else [data]
+    kinds = {("b" if isinstance(v, (bool, np.bool_)) else
+              "i" if isinstance(v, numbers.Integral) else
+              "c" if isinstance(v, complex) else "f") for v in flat}
+    if "c" in kinds:
+        return np.dtype(np.complex64)
+    if "f" in kinds:
+        return dtypes.default_float.numpy
+    if "i" in kinds:
+        return np.dtype(np.int64)
+    if "b" in kinds:
+        return np.dtype(np.bool_)
+    return dtypes.default_float.numpy  # empty list
+
+
+def _to_array(data, dtype, device):
+    """Data (numbers, nested lists, arrays, tensors) as an array of ``dtype`` on ``device``."""
+    if isinstance(data, Tensor):
+        data = _backend.to_numpy(data._data)
+    np_dtype = _infer_dtype(data) if dtype is None else dtypes.to_numpy(dtype)
+    if isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data)):
+        data = _nested_values(data)
+    array = np.array(data, dtype=np_dtype)
+    return array if device is _backend.CPU else _backend.to_device(array, device)
+
+
+def _flat(data):
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            yield item
+
+
+def _nested_values(data):
+    if isinstance(data, (list, tuple)):
+        return [_nested_values(v) for v in data]
+    return data.item() if isinstance(data, Tensor) else data
+
+
+def _finish(array, device, requires_grad) -> Tensor:
+    t = Tensor._wrap(array, device)
+    if requires_grad:
+        if array.dtype.kind not in "fc":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        t._requires_grad = True
+    return t
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A new tensor holding a copy of ``data`` (a number, nested lists, an array)."""
+    dev = _backend.as_device(device)
+    return _finish(_to_array(data, dtype, dev), dev, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """Like ``tensor`` but shares memory with a NumPy array when no conversion is needed."""
+    dev = _backend.as_device(device)
+    if isinstance(data, Tensor):
+        return data.to(dtype=dtype, device=dev) if (dtype or device) else data
+    if isinstance(data, np.ndarray) and dev is _backend.CPU and (
+        dtype is None or dtypes.to_numpy(dtype) == data.dtype
+    ):
+        return Tensor._wrap(data, dev)
+    return tensor(data, dtype=dtype, device=dev)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor that shares memory with ``array``: changes to one show in the other."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtypes.from_numpy(array.dtype)  # clear error for unsupported dtypes
+    return Tensor._wrap(array, _backend.CPU)
+
+
+def _shape(size) -> tuple:
+    if len(size) == 1 and not isinstance(size[0], numbers.Integral):
+        size = tuple(size[0])
+    return tuple(int(s) for s in size)
+
+
+def _filled(fill, size, dtype, device, requires_grad, default=None):
+    dev = _backend.as_device(device)
+    np_dtype = dtypes.to_numpy(dtype or default or dtypes.default_float)
+    xp = _backend.array_module(dev)
+    return _finish(xp.full(_shape(size), fill, dtype=np_dtype), dev, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(0, size, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(1, size, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(0, size, dtype, device, requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    default = dtypes.from_numpy(_infer_dtype(fill_value))
+    return _filled(fill_value, (size,), dtype, device, requires_grad, default)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dev = _backend.as_device(device)
+    xp = _backend.array_module(dev)
+    array = xp.eye(n, n if m is None else m, dtype=dtypes.to_numpy(dtype or dtypes.float32))
+    return _finish(array, dev, requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        dtype = dtypes.from_numpy(_infer_dtype([start, end, step]))
+    dev = _backend.as_device(device)
+    xp = _backend.array_module(dev)
+    return _finish(xp.arange(start, end, step, dtype=dtypes.to_numpy(dtype)), dev, requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dev = _backend.as_device(device)
+    xp = _backend.array_module(dev)
+    array = xp.linspace(start, end, steps, dtype=dtypes.to_numpy(dtype or dtypes.float32))
+    return _finish(array, dev, requires_grad)
+
+
+def _like(fn, x, dtype, device, requires_grad, **kw):
+    return fn(*x.shape, dtype=dtype or x.dtype, device=device or x.device,
+              requires_grad=requires_grad, **kw)
+
+
+def zeros_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(zeros, x, dtype, device, requires_grad)
+
+
+def ones_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(ones, x, dtype, device, requires_grad)
+
+
+def empty_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(zeros, x, dtype, device, requires_grad)
+
+
+def full_like(x, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return full(tuple(x.shape), fill_value, dtype=dtype or x.dtype, device=device or x.device,
+                requires_grad=requires_grad)
+
+
+# --- random tensors: the numbers come from PyTorch's own algorithms (see random.py) --------
+def _random_tensor(array, device, requires_grad):
+    dev = _backend.as_device(device)
+    if dev is not _backend.CPU:
+        array = _backend.to_device(array, dev)
+    return _finish(array, dev, requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Uniform samples in [0, 1)."""
+    gen = generator or _random.default_generator
+    array = gen.uniform(_shape(size), dtypes.to_numpy(dtype or dtypes.float32))
+    return _random_tensor(array, device, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Standard normal samples."""
+    gen = generator or _random.default_generator
+    array = gen.normal(_shape(size), dtypes.to_numpy(dtype or dtypes.float32))
+    return _random_tensor(array, device, requires_grad)
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False) -> Tensor:
+    """Integers drawn uniformly from [low, high)."""
+    if size is None:
+        low, high, size = 0, low, high
+    gen = generator or _random.default_generator
+    array = gen.randint(low, high, tuple(size))
+    if dtype is not None:
+        array = array.astype(dtypes.to_numpy(dtype))
+    return _random_tensor(array, device, requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None) -> Tensor:
+    gen = generator or _random.default_generator
+    array = gen.randperm(n)
+    if dtype is not None:
+        array = array.astype(dtypes.to_numpy(dtype))
+    return _random_tensor(array, device, False)
+
+
+def rand_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(rand, x, dtype, device, requires_grad)
+
+
+def randn_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(randn, x, dtype, device, requires_grad)

@@ -1,0 +1,78 @@
+"""Data types.
+
+A dtype is a thin label around a NumPy dtype. We print them the way PyTorch does
+(``torch.float32``) so that every repr in the course matches what a learner will later see
+in PyTorch, character for character, and outputs can be diffed against it.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+
+class dtype:  # noqa: N801  (PyTorch spells it in lower case)
+    """One element type: its NumPy equivalent and whether it can carry gradients."""
+
+    __slots__ = ("name", "numpy", "is_floating_point", "itemsize")
+
+    def __init__(self, name: str, numpy_dtype) -> None:
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.is_floating_point = self.numpy.kind == "f"
+        self.itemsize = self.numpy.itemsize
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (from_name, (self.name,))
+
+
+float16 = half = dtype("float16", np.float16)
+float32 = float = dtype("float32", np.float32)  # noqa: A001
+float64 = double = dtype("float64", np.float64)
+int8 = dtype("int8", np.int8)
+uint8 = dtype("uint8", np.uint8)
+int16 = short = dtype("int16", np.int16)
+int32 = int = dtype("int32", np.int32)  # noqa: A001
+int64 = long = dtype("int64", np.int64)
+bool = dtype("bool", np.bool_)  # noqa: A001
+
+_ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+
+# The types Python values become: 1.5 -> float32 (PyTorch's default), 3 -> int64, True -> bool.
+default_float = float32
+
+
+def from_name(name: str) -> dtype:
+    return _BY_NAME[name]
+
+
+def from_numpy(np_dtype) -> dtype:
+    """Map a NumPy dtype to ours; unsupported ones get a clear error."""
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype)}. The only supported "
+            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def to_numpy(d) -> np.dtype:
+    """Accept our dtype, a NumPy dtype or a Python type and return the NumPy dtype."""
+    if isinstance(d, dtype):
+        return d.numpy
+    if d is builtins.float:
+        return default_float.numpy
+    if d is builtins.int:
+        return int64.numpy
+    if d is builtins.bool:
+        return bool.numpy
+    return from_numpy(d).numpy

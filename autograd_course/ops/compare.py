@@ -1,0 +1,143 @@
+"""Comparisons and logic. They return bool tensors and are not differentiable (a step function
+has zero gradient almost everywhere), so they are plain functions, not ``Function``s."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from ._util import binary_operands, broadcast_error, is_tensor
+
+
+def _compare(fn, a, b):
+    a, b = binary_operands(a, b)
+    try:
+        return a._new(fn(a._data, b._data))
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
+
+
+def eq(a, b):
+    return _compare(np.equal, a, b)
+
+
+def ne(a, b):
+    return _compare(np.not_equal, a, b)
+
+
+def lt(a, b):
+    return _compare(np.less, a, b)
+
+
+def le(a, b):
+    return _compare(np.less_equal, a, b)
+
+
+def gt(a, b):
+    return _compare(np.greater, a, b)
+
+
+def ge(a, b):
+    return _compare(np.greater_equal, a, b)
+
+
+def logical_and(a, b):
+    return _compare(np.logical_and, a, b)
+
+
+def logical_or(a, b):
+    return _compare(np.logical_or, a, b)
+
+
+def logical_xor(a, b):
+    return _compare(np.logical_xor, a, b)
+
+
+def logical_not(x):
+    return x._new(x._xp.logical_not(x._data))
+
+
+def bitwise_and(a, b):
+    return _compare(np.bitwise_and, a, b)
+
+
+def bitwise_or(a, b):
+    return _compare(np.bitwise_or, a, b)
+
+
+def bitwise_not(x):
+    if x._data.dtype.kind == "f":
+        raise TypeError("bitwise_not is only supported for integer and boolean tensors")
+    return x._new(~x._data)
+
+
+def all(x, dim=None, keepdim=False):  # noqa: A001
+    return x._new(x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim)))
+
+
+def any(x, dim=None, keepdim=False):  # noqa: A001
+    return x._new(x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim)))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = binary_operands(a, b)
+    return a._new(a._xp.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
+
+
+def equal(a, b) -> bool:
+    """True when both tensors have the same shape and the same values."""
+    return a.shape == b.shape and bool((a._data == b._data).all())
+
+
+def isnan(x):
+    return x._new(x._xp.isnan(x._data))
+
+
+def isinf(x):
+    return x._new(x._xp.isinf(x._data))
+
+
+def isfinite(x):
+    return x._new(x._xp.isfinite(x._data))
+
+
+class Maximum(Function):
+    """out = max(a, b) element-wise;  the gradient goes to the larger input (split on ties)."""
+
+    node_name = "MaximumBackward0"
+    _pick = staticmethod(np.maximum)
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a._new(cls._pick(a._data, b._data))
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        a, b = ctx.saved_tensors
+        a_wins = (a > b) if cls._pick is np.maximum else (a < b)
+        share_a = a_wins.to(grad.dtype) + (a == b).to(grad.dtype) * 0.5
+        return ((grad * share_a).sum_to_size(a.shape),
+                (grad * (1.0 - share_a)).sum_to_size(b.shape))
+
+
+class Minimum(Maximum):
+    node_name = "MinimumBackward0"
+    _pick = staticmethod(np.minimum)
+
+
+def maximum(a, b):
+    a, b = binary_operands(a, b)
+    return Maximum.apply(a, b)
+
+
+def minimum(a, b):
+    a, b = binary_operands(a, b)
+    return Minimum.apply(a, b)
+
+
+_ = is_tensor

@@ -1,0 +1,244 @@
+"""Element-wise functions of one tensor: exp, log, sqrt, abs, sin, cos, tanh, sigmoid, relu,
+clamp. Each docstring states the derivative the ``backward`` applies."""
+
+from __future__ import annotations
+
+from ..autograd.function import Function
+
+
+class Exp(Function):
+    """y = e^x;  dy/dx = e^x = y (so the output is what gets saved)."""
+
+    node_name = "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        y = x._new(x._xp.exp(x._data))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * y
+
+
+class Log(Function):
+    """y = ln x;  dy/dx = 1/x."""
+
+    node_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.log(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / x
+
+
+class Sqrt(Function):
+    """y = √x;  dy/dx = 1 / (2√x) = 1 / (2y)."""
+
+    node_name = "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        y = x._new(x._xp.sqrt(x._data))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad / (y * 2.0)
+
+
+class Abs(Function):
+    """y = |x|;  dy/dx = sign(x) (0 at x = 0, as PyTorch chooses)."""
+
+    node_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.abs(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sign()
+
+
+class Sign(Function):
+    """y = sign(x);  dy/dx = 0 everywhere it exists."""
+
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._new(x._xp.sign(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0.0
+
+
+class Sin(Function):
+    """y = sin x;  dy/dx = cos x."""
+
+    node_name = "SinBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.sin(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cos()
+
+
+class Cos(Function):
+    """y = cos x;  dy/dx = -sin x."""
+
+    node_name = "CosBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x._new(x._xp.cos(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -x.sin()
+
+
+class Tanh(Function):
+    """y = tanh x;  dy/dx = 1 - y²."""
+
+    node_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        y = x._new(x._xp.tanh(x._data))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (1.0 - y * y)
+
+
+class Sigmoid(Function):
+    """y = 1 / (1 + e^-x);  dy/dx = y (1 - y)."""
+
+    node_name = "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        xp, data = x._xp, x._data
+        # e^-|x| never overflows: the two branches are the same formula rearranged
+        e = xp.exp(-xp.abs(data))
+        y = xp.where(data >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(data.dtype, copy=False)
+        y = x._new(y)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (y * (1.0 - y))
+
+
+class Relu(Function):
+    """y = max(x, 0);  dy/dx = 1 where x > 0, else 0."""
+
+    node_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        y = x._new(x._xp.maximum(x._data, 0))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (y > 0).to(grad.dtype)
+
+
+class Clamp(Function):
+    """y = min(max(x, lo), hi);  dy/dx = 1 inside [lo, hi], 0 where clamped."""
+
+    node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        ctx.save_for_backward(x)
+        ctx.lo, ctx.hi = lo, hi
+        return x._new(x._xp.clip(x._data, lo, hi).astype(x._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        inside = x == x
+        if ctx.lo is not None:
+            inside = inside & (x >= ctx.lo)
+        if ctx.hi is not None:
+            inside = inside & (x <= ctx.hi)
+        return grad * inside.to(grad.dtype), None, None
+
+
+def exp(x):
+    return Exp.apply(x)
+
+
+def log(x):
+    return Log.apply(x)
+
+
+def sqrt(x):
+    return Sqrt.apply(x)
+
+
+def abs(x):  # noqa: A001
+    return Abs.apply(x)
+
+
+def sign(x):
+    return Sign.apply(x)
+
+
+def sin(x):
+    return Sin.apply(x)
+
+
+def cos(x):
+    return Cos.apply(x)
+
+
+def tanh(x):
+    return Tanh.apply(x)
+
+
+def sigmoid(x):
+    return Sigmoid.apply(x)
+
+
+def relu(x):
+    return Relu.apply(x)
+
+
+def clamp(x, min=None, max=None):  # noqa: A002  (PyTorch's keyword names)
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return Clamp.apply(x, min, max)
+
+
+clip = clamp

@@ -1,0 +1,439 @@
+"""``Tensor``: an array, its gradient, and the node that made it.
+
+That is the whole idea (it is how early tinygrad put it): ``_data`` is a NumPy array (CuPy on a
+GPU), ``grad`` collects dL/d(this tensor) during backward, and ``grad_fn`` is the graph node of
+the operation that produced it (``None`` for tensors the user created: the leaves).
+
+Everything else here is bookkeeping that PyTorch users rely on: ``requires_grad`` and its
+rules, a version counter that catches in-place changes to saved tensors, hooks, and
+conversions. The maths lives in ``autograd_course.ops``; the operator methods
+(``+``, ``exp``, ``sum``...) come from ``TensorMath`` in ``_tensor_math.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _backend, dtypes
+from ._tensor_math import TensorMath
+from ._tensor_str import tensor_repr
+from .autograd.function import AccumulateGrad, _RemovableHandle
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class _VersionCounter:
+    """Counts in-place changes. Shared by tensors that share memory (``detach()``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class Tensor(TensorMath):
+    """A multi-dimensional array that can record the operations applied to it."""
+
+    __slots__ = (
+        "_data", "_device", "_requires_grad", "grad_fn", "_grad", "_output_nr",
+        "_version_counter", "_hooks", "_retains_grad", "_accumulator_ref", "name",
+        "__weakref__",
+    )
+    __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
+
+    def __init__(self, data=None, *, dtype=None, device=None, requires_grad: bool = False):
+        from .creation import _to_array
+
+        dev = _backend.as_device(device)
+        array = _to_array([] if data is None else data, dtype or dtypes.float32, dev)
+        self._init(array, dev)
+        if requires_grad:
+            self.requires_grad = True
+
+    def _init(self, array, dev) -> None:
+        self._data = array
+        self._device = dev
+        self._requires_grad = False
+        self.grad_fn = None
+        self._grad = None
+        self._output_nr = 0
+        self._version_counter = _VersionCounter()
+        self._hooks = None
+        self._retains_grad = False
+        self._accumulator_ref = None
+        self.name = None
+
+    @classmethod
+    def _wrap(cls, array, device=_backend.CPU) -> Tensor:
+        """Make a tensor around an existing array without copying (the ops' fast path)."""
+        t = object.__new__(cls)
+        t._init(array, device)
+        return t
+
+    def _new(self, array) -> Tensor:
+        """A plain tensor around ``array`` on this tensor's device (how ops wrap results)."""
+        t = object.__new__(Tensor)
+        t._init(array, self._device)
+        return t
+
+    # --- autograd state ---------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded so gradients can flow to it."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        if self.grad_fn is not None:
+            message = "you can only change requires_grad flags of leaf variables."
+            if not flag:
+                message += (
+                    " If you want to use a computed variable in a subgraph that doesn't "
+                    "require differentiation use var_no_grad = var.detach()."
+                )
+            raise RuntimeError(message)
+        if flag and self._data.dtype.kind not in "fc":
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` in place and return ``self`` (leaves only)."""
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """Leaves are tensors no recorded operation made; only they get ``.grad`` by default."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        """dL/d(this tensor) after ``backward``; ``None`` before (and for non-leaves)."""
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size"
+                )
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Ask backward to keep the gradient of this non-leaf tensor in ``.grad``."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return  # leaves keep their gradient anyway
+        me = weakref.ref(self)  # a weak reference: the graph must not keep its outputs alive
+
+        def keep(grad):
+            tensor = me()
+            if tensor is not None:
+                if tensor._grad is None:
+                    tensor._grad = grad.detach().clone()
+                else:
+                    tensor._grad = tensor._grad + grad.detach()
+
+        self.grad_fn.register_prehook(keep, self._output_nr)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn.register_prehook(hook, self._output_nr)
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        return _RemovableHandle(self._hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Run the backward pass from this tensor; leaves' ``.grad`` receive the gradients."""
+        from .autograd import engine
+
+        engine.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def _edge(self):
+        """The (node, output_nr) an operation's graph node links to for this input."""
+        if self.grad_fn is not None:
+            return (self.grad_fn, self._output_nr)
+        if self._requires_grad:
+            return (self._accumulator(), 0)
+        return (None, 0)
+
+    def _accumulator(self) -> AccumulateGrad:
+        """The leaf's AccumulateGrad node, created once and held weakly (no cycle)."""
+        node = self._accumulator_ref() if self._accumulator_ref is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._accumulator_ref = weakref.ref(node)
+        return node
+
+    def detach(self) -> Tensor:
+        """A new leaf that shares this tensor's memory (and version counter): not a copy."""
+        out = Tensor._wrap(self._data, self._device)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor out of the graph in place: it becomes a leaf without grad."""
+        self.grad_fn, self._requires_grad = None, False
+        return self
+
+    def _alias(self) -> Tensor:
+        """Same memory and version, new identity (used when forward returns an input)."""
+        return self.detach()
+
+    def _detached_copy(self) -> Tensor:
+        return Tensor._wrap(self._data.copy(), self._device)
+
+    @property
+    def data(self) -> Tensor:
+        """The same memory, outside autograd, and without bumping the version counter."""
+        return Tensor._wrap(self._data, self._device)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+        self._device = value._device
+
+    @property
+    def _version(self) -> int:
+        return self._version_counter.value
+
+    def _bump_version(self) -> None:
+        self._version_counter.value += 1
+
+    # --- shape, type, device ----------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        return self.shape if dim is None else self._data.shape[dim]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.from_numpy(self._data.dtype)
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    @property
+    def device(self) -> _backend.device:
+        return self._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "cuda"
+
+    @property
+    def _xp(self):
+        """NumPy or CuPy: the array module for this tensor's device."""
+        return _backend.array_module(self._device)
+
+    def data_ptr(self) -> int:
+        """Address of the first element: equal for tensors that share memory."""
+        return _backend.data_ptr(self._data)
+
+    def to(self, *args, dtype=None, device=None, copy: bool = False) -> Tensor:
+        """Move and/or cast: ``to('cuda')``, ``to(ag.float64)``, ``to(other_tensor)``."""
+        for arg in args:
+            if isinstance(arg, dtypes.dtype):
+                dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype, device = arg.dtype, arg.device
+            else:
+                device = arg
+        dev = self._device if device is None else _backend.as_device(device)
+        np_dtype = self._data.dtype if dtype is None else dtypes.to_numpy(dtype)
+        if dev == self._device and np_dtype == self._data.dtype and not copy:
+            return self
+        from .ops.shape import ToCopy
+
+        return ToCopy.apply(self, np_dtype, dev)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> Tensor:
+        return self.to("cuda" if device is None else _backend.device("cuda", device))
+
+    def float(self) -> Tensor:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Tensor:
+        return self.to(dtypes.float64)
+
+    def half(self) -> Tensor:
+        return self.to(dtypes.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dtypes.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dtypes.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dtypes.bool)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return _type_name(self._data.dtype)
+        return self.to(dtype)
+
+    # --- leaving the tensor world -----------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """The NumPy array itself (shared memory), for tensors outside autograd on the CPU."""
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        if self._device is not _backend.CPU:
+            raise TypeError(
+                f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() "
+                "to copy the tensor to host memory first."
+            )
+        return self._data
+
+    def item(self):
+        """The single value of a one-element tensor, as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return _backend.to_numpy(self._data).reshape(()).item()
+
+    def tolist(self):
+        return _backend.to_numpy(self._data).tolist()
+
+    def __float__(self) -> float:
+        return float(self._one_value("float"))
+
+    def __int__(self) -> int:
+        return int(self._one_value("int"))
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self.item())
+
+    def _one_value(self, kind: str):
+        if self._data.size != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:  # NumPy would otherwise silently leave autograd
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        array = _backend.to_numpy(self._data)
+        return array if dtype is None else array.astype(dtype)
+
+    def __repr__(self) -> str:
+        fn = self.grad_fn
+        return tensor_repr(
+            _backend.to_numpy(self._data),
+            requires_grad=self._requires_grad,
+            grad_fn_name=None if fn is None else fn.name(),
+            device=None if self._device is _backend.CPU else str(self._device),
+        )
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (_backend.to_numpy(self._data), str(self._device), self._requires_grad))
+
+
+def _rebuild(array, device, requires_grad):
+    t = Tensor._wrap(_backend.to_device(array, _backend.as_device(device)),
+                     _backend.as_device(device))
+    t._requires_grad = requires_grad
+    return t
+
+
+def _type_name(np_dtype) -> str:
+    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+             "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+    return f"torch.{names[str(np_dtype)]}Tensor"
+
