@@ -1,0 +1,62 @@
+"""See the autograd graph: draw it, print it, and watch the backward pass run through it.
+
+* ``draw_graph(loss)``: the graph as a picture (a ``graphviz.Digraph`` that shows as PNG in
+  Jupyter): tensors with their name, shape, dtype and small values/grads, the ``grad_fn``
+  nodes between them, colours for each kind of tensor, and a legend.
+* ``graph_text(loss)``: the same graph as an indented text tree.
+* ``backward_steps(loss)`` / ``animate_backward(loss)``: the engine's real backward pass, one
+  frame per node it runs, showing the gradients flowing out of each node.
+
+Layers: ``graph`` walks the graph into a model (iteratively), ``dot`` draws the model,
+``text`` prints it, ``steps`` records the backward pass, ``display`` decides what Jupyter
+shows (and what happens when Graphviz's ``dot`` program is missing).
+"""
+
+from __future__ import annotations
+
+from .display import INSTALL_HINT, GraphView
+from .dot import to_graph_view
+from .graph import build_model
+from .steps import (
+    BackwardAnimation,
+    BackwardFrame,
+    BackwardStrip,
+    animate_backward,
+    backward_steps,
+)
+from .text import graph_text, model_text
+
+
+def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = True,
+               show_saved: bool = False, direction: str = "forward", rankdir: str | None = None,
+               max_nodes: int = 200, title: str | None = None,
+               legend: bool = True) -> GraphView:
+    """Draw the graph that produced ``roots`` (one or more tensors).
+
+    Args:
+        params: names for tensors, e.g. ``dict(w=w, b=b)`` or ``model.named_parameters()``
+            (a tensor's own ``.name`` is used too). Naming a non-leaf tensor puts it into
+            the picture between the node that made it and the nodes that use it.
+        show_data / show_grad: print the values / ``.grad`` of tensors with at most 6
+            elements.
+        show_saved: also draw what each node saved for backward (dashed orange edges).
+        direction: ``"forward"`` draws data flow, leaves -> output; ``"backward"`` draws
+            the engine's direction, output -> leaves (the layout stays the same way up).
+        rankdir: Graphviz's ``TB``/``BT``/``LR``/``RL`` (default: leaves at the top).
+        max_nodes: draw at most this many nodes; the rest becomes one "… N more nodes".
+        title: a heading above the picture.
+        legend: show the colour legend.
+
+    Returns a ``GraphView``: ``.source`` is the DOT text (the same for the same graph),
+    ``.text`` the text tree, and Jupyter shows it as PNG.
+    """
+    model = build_model(roots, params=params, show_saved=show_saved, max_nodes=max_nodes)
+    return to_graph_view(model, direction=direction, rankdir=rankdir, title=title,
+                         show_data=show_data, show_grad=show_grad, legend=legend,
+                         text=model_text(model))
+
+
+__all__ = [
+    "draw_graph", "graph_text", "backward_steps", "animate_backward", "GraphView",
+    "BackwardFrame", "BackwardAnimation", "BackwardStrip", "INSTALL_HINT",
+]

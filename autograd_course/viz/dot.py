@@ -1,0 +1,205 @@
+"""Turn a ``GraphModel`` into Graphviz DOT: labels, colours, edge direction, legend.
+
+Only this module knows how things look. The output is a ``GraphView`` (a ``graphviz.Digraph``)
+whose source is a pure function of the model and the options: no memory addresses, ids from
+the walk order, so drawing the same graph twice gives byte-identical DOT.
+
+Colours (fill / border), one per kind of node; the legend shows the kinds present:
+
+=================  ==========================================
+output (root)      green     the tensors passed to draw_graph
+leaf, requires     blue      what ``.backward()`` fills ``.grad`` of
+no grad            grey      frozen leaves, constants
+intermediate       yellow    non-leaf tensors named in ``params``
+saved              orange    what a node saved for backward
+grad_fn node       white     ``MulBackward0``... (ellipses)
+=================  ==========================================
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from .display import GraphView
+from .graph import (
+    FROZEN,
+    FUNCTION,
+    INTERMEDIATE,
+    LEAF,
+    MORE,
+    MORE_EDGE,
+    NOGRAD,
+    OUTPUT,
+    SAVED,
+    SAVED_EDGE,
+    GraphModel,
+)
+
+COLORS = {  # kind -> (fill, border)
+    OUTPUT: ("#c8e6c9", "#2e7d32"),
+    LEAF: ("#bbdefb", "#1565c0"),
+    FROZEN: ("#eeeeee", "#9e9e9e"),
+    INTERMEDIATE: ("#fff59d", "#f9a825"),
+    SAVED: ("#ffe0b2", "#ef6c00"),
+    FUNCTION: ("#ffffff", "#546e7a"),
+    MORE: ("#ffffff", "#90a4ae"),
+}
+LEGEND = {
+    OUTPUT: "output (root)",
+    LEAF: "leaf, requires_grad",
+    FROZEN: "no grad (frozen, constant)",
+    INTERMEDIATE: "intermediate tensor",
+    SAVED: "saved for backward",
+    FUNCTION: "grad_fn node",
+}
+RUNNING = ("#ffcdd2", "#c62828")  # the node the engine is running in a backward frame
+DONE = ("#e1bee7", "#6a1b9a")  # nodes that already ran
+GRAD_NOW, GRAD_PAST, INVISIBLE = "#c62828", "#37474f", "#00000000"
+GREY = "#607d8b"
+
+FONT = "Helvetica"
+
+
+@dataclass
+class FrameState:
+    """What one backward frame changes on top of the plain picture.
+
+    Every frame carries every gradient label (future ones invisible), so all frames have the
+    same layout and a slider moves only the highlight.
+    """
+
+    current: str | None = None
+    done: set = field(default_factory=set)
+    edge_labels: dict = field(default_factory=dict)  # edge index -> (text, "now"|"past"|"later")
+    leaf_grads: dict = field(default_factory=dict)  # node id -> (text, visible)
+    caption: str = ""
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def _font(text: str, size: int | None = None, color: str | None = None,
+          italic: bool = False) -> str:
+    attrs = ""
+    if size is not None:
+        attrs += f' point-size="{size}"'
+    if color is not None:
+        attrs += f' color="{color}"'
+    body = f"<i>{_esc(text)}</i>" if italic else _esc(text)
+    return f"<font{attrs}>{body}</font>" if attrs else body
+
+
+def _label(node, show_data: bool, show_grad: bool, frame: FrameState | None) -> str:
+    lines = [f"<b>{_esc(node.title)}</b>"]
+    if node.shape:
+        lines.append(_font(f"{node.shape} {node.dtype}".strip(), 9, GREY))
+    if show_data and node.data is not None:
+        lines.append(_font(f"data {node.data}", 10))
+    override = frame.leaf_grads.get(node.id) if frame is not None else None
+    if override is not None:
+        text, visible = override
+        lines.append(_font(f"grad {text}", 10, "#1a237e" if visible else INVISIBLE))
+    elif show_grad and node.grad is not None:
+        lines.append(_font(f"grad {node.grad}", 10, "#1a237e"))
+    if node.note:
+        lines.append(_font(node.note, 8, GREY, italic=True))
+    return "<" + "<br/>".join(lines) + ">"
+
+
+def _node_attrs(node, frame: FrameState | None) -> dict:
+    fill, border = COLORS[node.kind]
+    attrs = {"fillcolor": fill, "color": border}
+    if node.kind == FUNCTION:
+        attrs.update(shape="ellipse", style="filled")
+    elif node.kind == MORE:
+        attrs.update(style="rounded,dashed")
+    elif node.kind == FROZEN:
+        attrs.update(style="rounded,filled,dashed")
+    if frame is not None:
+        if node.id == frame.current:
+            attrs.update(fillcolor=RUNNING[0], color=RUNNING[1], penwidth="3")
+        elif node.id in frame.done:
+            attrs.update(color=DONE[1], penwidth="2")
+            if node.kind == FUNCTION:
+                attrs["fillcolor"] = DONE[0]
+    return attrs
+
+
+def _edge_attrs(edge, label) -> dict:
+    attrs: dict = {}
+    if edge.kind == NOGRAD:
+        attrs.update(style="dotted", color="#9e9e9e")
+    elif edge.kind == SAVED_EDGE:
+        attrs.update(style="dashed", color=COLORS[SAVED][1], arrowhead="none", constraint="false")
+    elif edge.kind == MORE_EDGE:
+        attrs.update(style="dashed", color=COLORS[MORE][1])
+    if label is not None:
+        text, state = label
+        color = {"now": GRAD_NOW, "past": GRAD_PAST}.get(state, INVISIBLE)
+        attrs["label"] = "<" + _font(text, 10, color) + ">"
+        if state == "now":
+            attrs.update(color=GRAD_NOW, penwidth="2.5")
+    return attrs
+
+
+def _legend(graph: GraphView, kinds: list[str], frame: bool) -> None:
+    """One small table node: a colour swatch and a few words per kind of node drawn."""
+    entries = [(LEGEND[k], COLORS[k]) for k in LEGEND if k in kinds]
+    if frame:
+        entries += [("running now", RUNNING), ("already ran", DONE)]
+    rows = [f'<tr><td colspan="2">{_font("legend", 9, GREY)}</td></tr>']
+    for text, (fill, border) in entries:
+        rows.append(
+            f'<tr><td bgcolor="{fill}" color="{border}" border="1" width="18" height="10" '
+            f'fixedsize="true"></td><td align="left">{_font(text, 9)}</td></tr>'
+        )
+    table = (
+        '<table border="1" cellborder="0" cellspacing="3" cellpadding="1" color="#cfd8dc" '
+        'style="rounded">' + "".join(rows) + "</table>"
+    )
+    with graph.subgraph(name="cluster_legend") as legend:
+        legend.attr(style="invis", margin="0")
+        legend.node("legend", f"<{table}>", shape="plaintext", style="", margin="0")
+
+
+def to_graph_view(model: GraphModel, *, direction: str = "forward", rankdir: str | None = None,
+                  title: str | None = None, show_data: bool = True, show_grad: bool = True,
+                  legend: bool = True, frame: FrameState | None = None,
+                  text: str = "") -> GraphView:
+    """DOT for ``model``. ``direction="backward"`` points data edges from root to leaves."""
+    if direction not in ("forward", "backward"):
+        raise ValueError(f'direction must be "forward" or "backward", got {direction!r}')
+    backward = direction == "backward"
+    rankdir = rankdir or ("BT" if backward else "TB")
+    graph_attr = {"rankdir": rankdir, "fontname": FONT, "nodesep": "0.3", "ranksep": "0.35",
+                  "pad": "0.2", "bgcolor": "white"}
+    caption = frame.caption if frame is not None else ""
+    heading = [f"<b>{_esc(title)}</b>"] if title else []
+    if caption:
+        heading.append(_font(caption, 11))
+    if heading:
+        graph_attr.update(label="<" + "<br/>".join(heading) + ">", labelloc="t", fontsize="13")
+    graph = GraphView(
+        name="autograd",
+        graph_attr=graph_attr,
+        node_attr={"fontname": FONT, "fontsize": "11", "shape": "box",
+                   "style": "rounded,filled", "penwidth": "1.2", "margin": "0.12,0.05"},
+        edge_attr={"fontname": FONT, "fontsize": "10", "color": "#78909c", "arrowsize": "0.7"},
+        summary=(len(model.nodes), len(model.edges)),
+        text=text,
+    )
+    for node in model.nodes:
+        graph.node(node.id, _label(node, show_data, show_grad, frame), **_node_attrs(node, frame))
+    for i, edge in enumerate(model.edges):
+        label = frame.edge_labels.get(i) if frame is not None else None
+        src, dst = edge.src, edge.dst
+        if backward and edge.kind != SAVED_EDGE:
+            src, dst = dst, src
+        graph.edge(src, dst, **_edge_attrs(edge, label))
+    if legend:
+        kinds = sorted({n.kind for n in model.nodes if n.kind != MORE}, key=list(LEGEND).index)
+        _legend(graph, kinds, frame is not None)
+    return graph
+

@@ -1,0 +1,392 @@
+"""Walk an autograd graph once, without recursion, into a plain list of nodes and edges.
+
+Everything the viewer draws or prints comes from this model, so the picture, the text tree and
+the backward step-through agree. What can be shown follows from what the graph keeps:
+
+* ``tensor.grad_fn`` leads to the node that made a tensor; each node's ``next_functions``
+  leads to the nodes that made its inputs, down to ``AccumulateGrad`` at the leaves that
+  require grad (drawn as the leaf tensor itself, ``AccumulateGrad.variable``).
+* An input that needs no gradient is a ``(None, 0)`` edge: only its shape and dtype are
+  recorded (``node._input_meta``). When the node saved exactly one grad-less tensor of that
+  shape and dtype for backward, that tensor is the input, and its name and values are shown.
+* Nodes keep no reference to the tensors they produced, so intermediate tensors appear only
+  when they are roots, are passed in ``params`` (``dict(z=z)``), or were saved for backward
+  (``show_saved``). torchviz has the same limits.
+
+The walk is breadth-first from the roots with an explicit queue, so node ids (``n0``, ``n1``,
+...) and the edge order depend only on the graph: the same graph gives the same model twice.
+After ``max_nodes`` nodes the rest is counted (still iteratively) and drawn as one summary node.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._backend import to_numpy
+from ..autograd.function import AccumulateGrad
+
+# Kinds of drawn node (each has its own colour in dot.py)
+OUTPUT = "output"  # a root tensor passed to draw_graph
+LEAF = "leaf"  # a leaf tensor that requires grad (its AccumulateGrad node)
+FROZEN = "frozen"  # a tensor that needs no gradient
+INTERMEDIATE = "intermediate"  # a non-leaf tensor named in params
+SAVED = "saved"  # a tensor a node saved for backward (show_saved=True)
+FUNCTION = "function"  # a grad_fn node: MulBackward0, ...
+MORE = "more"  # the summary node standing for everything past max_nodes
+
+# Kinds of edge. "data" edges carry gradients (in the backward direction).
+DATA, NOGRAD, SAVED_EDGE, MORE_EDGE = "data", "nograd", "saved", "more"
+
+SMALL = 6  # tensors with at most this many elements show their values
+
+
+@dataclass(eq=False)
+class VizNode:
+    id: str
+    kind: str
+    title: str
+    shape: str = ""  # "[2]", "scalar"
+    dtype: str = ""  # "float32"
+    named: bool = False  # title is the user's name for the tensor (params or tensor.name)
+    data: str | None = None  # compact values of a small tensor
+    grad: str | None = None  # compact .grad of a small tensor
+    note: str = ""  # small extra line: "AccumulateGrad", "saved tensors freed"...
+    fn: object = None  # the autograd node run for this drawn node (frames highlight it)
+    tensor: object = None  # the tensor shown (kept alive while the model exists)
+
+
+@dataclass(eq=False)
+class VizEdge:
+    src: str  # data flows src -> dst (the forward direction)
+    dst: str
+    kind: str = DATA
+    consumer: object = None  # the autograd node that takes src as input number `slot`
+    slot: int = -1
+    producer: object = None  # for the edge into a root/intermediate: the node that made it
+    output_nr: int = 0
+
+
+@dataclass
+class GraphModel:
+    nodes: list[VizNode]
+    edges: list[VizEdge]
+    roots: list[str]
+    hidden: int = 0  # nodes folded into the summary node
+    node_of_fn: dict = field(default_factory=dict)  # autograd node -> drawn node id
+
+    def by_id(self) -> dict[str, VizNode]:
+        return {n.id: n for n in self.nodes}
+
+    def inputs(self) -> dict[str, list[VizEdge]]:
+        """Edges into each node, in a fixed order (the order of the node's inputs)."""
+        result: dict[str, list[VizEdge]] = {n.id: [] for n in self.nodes}
+        for e in self.edges:
+            result[e.dst].append(e)
+        return result
+
+
+# --- formatting helpers -------------------------------------------------------------------
+def shape_text(shape) -> str:
+    return "scalar" if len(shape) == 0 else "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def dtype_text(np_dtype) -> str:
+    return str(np.dtype(np_dtype))  # float32, int64, bool
+
+
+def _number(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    text = format(float(v), ".4g")
+    return "0" if text == "-0" else text
+
+
+def values_text(array, limit: int = SMALL) -> str | None:
+    """``[1, 2.5]`` for an array of at most ``limit`` elements, else None."""
+    if array is None:
+        return None
+    array = to_numpy(array)
+    if array.size > limit:
+        return None
+    if array.ndim == 0:
+        return _number(array.item())
+    if array.size == 0:
+        return "[]"
+    # nested brackets without recursion: join the innermost rows first, then outwards
+    rows = [_number(v) for v in array.ravel().tolist()]
+    for size in reversed(array.shape):
+        rows = ["[" + ", ".join(rows[i:i + size]) + "]" for i in range(0, len(rows), size)]
+    return rows[0]
+
+
+def grad_text(array) -> str:
+    """What an edge label shows for a gradient: its values, or its shape when it is big."""
+    if array is None:
+        return "None"
+    array = to_numpy(array)
+    text = values_text(array)
+    return text if text is not None else shape_text(array.shape)
+
+
+def node_name(fn) -> str:
+    name = fn.name()
+    return "AccumulateGrad" if isinstance(fn, AccumulateGrad) else name
+
+
+def _names(params) -> dict:
+    """id(tensor) -> (name, tensor) from a dict or (name, tensor) pairs."""
+    if params is None:
+        return {}
+    items = params.items() if hasattr(params, "items") else params
+    return {id(t): (str(name), t) for name, t in items}
+
+
+# --- the walk -----------------------------------------------------------------------------
+class _Builder:
+    def __init__(self, roots, params, show_saved: bool, max_nodes: int) -> None:
+        self.names = _names(params)
+        self.show_saved = show_saved
+        self.max_nodes = max(1, int(max_nodes))
+        self.nodes: list[VizNode] = []
+        self.edges: list[VizEdge] = []
+        self.tensor_ids: dict = {}  # tensor key -> node id
+        self.node_of_fn: dict = {}  # autograd node -> node id
+        self.edge_seen: set = set()
+        self.queue: deque = deque()
+        self.hidden_frontier: list = []  # autograd nodes reached but not drawn
+        self.hidden_extra = 0  # grad-less inputs not drawn
+        self.more_id: str | None = None
+        self.roots = list(roots)
+        # roots and named non-leaf tensors: consumers are linked through them
+        self.known_outputs: dict = {}
+        for t in self.roots + [t for _, t in self.names.values()]:
+            if getattr(t, "grad_fn", None) is not None:
+                self.known_outputs.setdefault((t.grad_fn, t._output_nr), t)
+
+    # names and keys
+    def name_of(self, t) -> str | None:
+        hit = self.names.get(id(t))
+        if hit is not None and hit[1] is t:
+            return hit[0]
+        return getattr(t, "name", None)
+
+    @staticmethod
+    def key_of(t):
+        return (t.grad_fn, t._output_nr) if t.grad_fn is not None else ("leaf", id(t))
+
+    def full(self) -> bool:
+        return len(self.nodes) >= self.max_nodes
+
+    def add_node(self, kind: str, title: str, **kw) -> str:
+        node = VizNode(id=f"n{len(self.nodes)}", kind=kind, title=title, **kw)
+        self.nodes.append(node)
+        return node.id
+
+    def add_edge(self, src: str, dst: str, kind: str = DATA, **kw) -> None:
+        key = (src, dst, kind, kw.get("slot", -1))
+        if key in self.edge_seen:
+            return
+        self.edge_seen.add(key)
+        self.edges.append(VizEdge(src, dst, kind, **kw))
+
+    def tensor_node(self, t, kind: str, title: str | None = None, note: str = "") -> str:
+        key = self.key_of(t)
+        if key in self.tensor_ids:
+            return self.tensor_ids[key]
+        data = t._data
+        name = self.name_of(t)
+        nid = self.add_node(
+            kind,
+            name or title or "tensor",
+            named=name is not None,
+            shape=shape_text(data.shape),
+            dtype=dtype_text(data.dtype),
+            data=values_text(data),
+            grad=values_text(t._grad._data) if t._grad is not None else None,
+            note=note,
+            tensor=t,
+        )
+        self.tensor_ids[key] = nid
+        return nid
+
+    def fn_node(self, fn) -> str | None:
+        """The drawn node for autograd node ``fn`` (queued for the walk when new)."""
+        nid = self.node_of_fn.get(fn)
+        if nid is not None:
+            return nid
+        if self.full():
+            return None
+        if isinstance(fn, AccumulateGrad):
+            nid = self.tensor_node(fn.variable, LEAF, note="AccumulateGrad")
+        else:
+            nid = self.add_node(FUNCTION, node_name(fn), fn=fn)
+            self.queue.append(fn)
+        self.nodes[int(nid[1:])].fn = fn
+        self.node_of_fn[fn] = nid
+        return nid
+
+    def more_node(self) -> str:
+        if self.more_id is None:
+            self.more_id = self.add_node(MORE, "more")  # title set once the count is known
+        return self.more_id
+
+    # the walk
+    def build(self) -> GraphModel:
+        root_ids = []
+        for t in self.roots:
+            if t.grad_fn is not None:
+                rid = self.tensor_node(t, OUTPUT, "output")
+            elif t.requires_grad:
+                rid = self.tensor_node(t, LEAF, note="AccumulateGrad")
+                acc = t._accumulator()
+                self.node_of_fn[acc] = rid
+                self.nodes[int(rid[1:])].fn = acc
+            else:
+                rid = self.tensor_node(t, FROZEN, "constant")
+            root_ids.append(rid)
+        for t, rid in zip(self.roots, root_ids):
+            if t.grad_fn is not None:
+                src = self.fn_node(t.grad_fn)
+                if src is None:
+                    src = self.more_node()
+                    self.hidden_frontier.append(t.grad_fn)
+                self.add_edge(src, rid, producer=t.grad_fn, output_nr=t._output_nr)
+        while self.queue:
+            fn = self.queue.popleft()
+            self.visit(fn)
+        model = GraphModel(self.nodes, self.edges, root_ids, node_of_fn=self.node_of_fn)
+        if self.more_id is not None:
+            model.hidden = self.count_hidden()
+            node = self.nodes[int(self.more_id[1:])]
+            node.title = f"… {model.hidden:,} more nodes"
+        return model
+
+    def visit(self, fn) -> None:
+        fid = self.node_of_fn[fn]
+        metas = [m for m in getattr(fn, "_input_meta", ()) if m is not None]
+        saved = _saved_entries(fn) if hasattr(fn, "_saved") else []
+        frozen_inputs = _match_frozen_inputs(fn.next_functions, metas, saved)
+        for i, (nxt, nr) in enumerate(fn.next_functions):
+            if nxt is None:
+                self.grad_less_input(fn, fid, i, metas, frozen_inputs.get(i))
+                continue
+            src = self.fn_node(nxt)
+            if src is None:
+                self.hidden_frontier.append(nxt)
+                self.add_edge(self.more_node(), fid, MORE_EDGE)
+                continue
+            through = self.known_outputs.get((nxt, nr))
+            if through is not None:  # a named intermediate (or a root) sits on this edge
+                kind = OUTPUT if any(through is r for r in self.roots) else INTERMEDIATE
+                tid = self.tensor_node(through, kind)
+                self.add_edge(src, tid, producer=nxt, output_nr=nr)
+                src = tid
+            self.add_edge(src, fid, consumer=fn, slot=i)
+        if self.show_saved:
+            self.saved_tensors(fn, fid, saved)
+
+    def grad_less_input(self, fn, fid: str, i: int, metas, tensor) -> None:
+        if tensor is not None and self.key_of(tensor) in self.tensor_ids:
+            self.add_edge(self.tensor_ids[self.key_of(tensor)], fid, NOGRAD, consumer=fn, slot=i)
+            return
+        if self.full():
+            self.hidden_extra += 1
+            self.add_edge(self.more_node(), fid, MORE_EDGE)
+            return
+        if tensor is not None:
+            nid = self.tensor_node(tensor, FROZEN, "constant")
+        else:
+            shape, dtype = metas[i] if i < len(metas) else ((), np.float32)
+            nid = self.add_node(FROZEN, "constant", shape=shape_text(shape),
+                                dtype=dtype_text(dtype))
+        self.add_edge(nid, fid, NOGRAD, consumer=fn, slot=i)
+
+    def saved_tensors(self, fn, fid: str, saved) -> None:
+        if getattr(fn, "_released", False):
+            self.nodes[int(fid[1:])].note = "saved tensors freed"
+            return
+        for key, tensor, array in saved:
+            nid = self.tensor_ids.get(key)
+            if nid is None:
+                if self.full():
+                    continue
+                if tensor is not None:
+                    nid = self.tensor_node(tensor, SAVED, "saved")
+                else:  # an output of fn, saved as its array
+                    nid = self.add_node(
+                        SAVED, "saved", shape=shape_text(array.shape),
+                        dtype=dtype_text(array.dtype), data=values_text(array),
+                        note=f"output of {node_name(fn)}",
+                    )
+                    self.tensor_ids[key] = nid
+            self.add_edge(nid, fid, SAVED_EDGE)
+
+    def count_hidden(self) -> int:
+        """How many nodes the summary stands for: walk the undrawn part (iteratively)."""
+        seen = set()
+        stack = [fn for fn in self.hidden_frontier if fn not in self.node_of_fn]
+        count = self.hidden_extra
+        while stack:
+            fn = stack.pop()
+            if fn in seen or fn in self.node_of_fn:
+                continue
+            seen.add(fn)
+            count += 1
+            for nxt, _ in fn.next_functions:
+                if nxt is None:
+                    count += 1
+                elif nxt not in seen and nxt not in self.node_of_fn:
+                    stack.append(nxt)
+        return count
+
+
+def _saved_entries(fn) -> list:
+    """(key, tensor or None, array) for each tensor ``fn`` saved, read without unpacking.
+
+    Unpacking would check versions and rebuild tensors; the viewer only looks.
+    """
+    entries = []
+    for s in getattr(fn, "_saved", None) or ():
+        if not hasattr(s, "output_nr"):
+            continue  # a saved None
+        if s.output_nr is None:
+            t = s.tensor
+            entries.append((_Builder.key_of(t), t, t._data))
+        else:
+            entries.append(((fn, s.output_nr), None, s.data))
+    return entries
+
+
+def _match_frozen_inputs(next_functions, metas, saved) -> dict:
+    """Input index -> the saved tensor that must be that grad-less input, when unambiguous."""
+    candidates = [t for _, t, _ in saved if t is not None and t.grad_fn is None
+                  and not t.requires_grad]
+    found = {}
+    slots = [i for i, (nxt, _) in enumerate(next_functions) if nxt is None and i < len(metas)]
+    for i in slots:
+        shape, dtype = metas[i]
+        same_slots = [j for j in slots if metas[j] == metas[i]]
+        matches = [t for t in candidates if t.shape == shape and t._data.dtype == dtype]
+        if len(same_slots) == 1 and len(matches) == 1:
+            found[i] = matches[0]
+    return found
+
+
+def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 200) -> GraphModel:
+    """The drawable model of the graph behind ``roots`` (tensors)."""
+    from ..tensor import Tensor
+
+    flat = []
+    for r in roots:
+        flat.extend(r if isinstance(r, (list, tuple)) else [r])
+    if not flat:
+        raise TypeError("draw at least one tensor: draw_graph(loss) or draw_graph(y1, y2)")
+    for r in flat:
+        if not isinstance(r, Tensor):
+            raise TypeError(f"expected Tensors to draw, got {type(r).__name__}")
+    return _Builder(flat, params, show_saved, max_nodes).build()
