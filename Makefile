@@ -1,0 +1,111 @@
+# autograd_course — developer entry points (GNU make). Run `make help`.
+# Everything runs through $(VENV)/bin/python -m ...; no activated shell needed.
+
+SHELL  := /bin/bash
+PYTHON := python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+
+# The venv is (re)installed only when pyproject.toml or a requirements file changes:
+# the stamp's name carries a hash of their contents, so a second `make test` installs nothing.
+DEP_FILES := pyproject.toml $(sort $(wildcard requirements*.txt))
+DEP_HASH  := $(shell cat $(DEP_FILES) 2>/dev/null | { sha256sum 2>/dev/null || shasum -a 256; } | cut -c1-16)
+STAMP     := $(VENV)/.installed-$(DEP_HASH)
+BENCH_STAMP := $(VENV)/.bench-installed-$(DEP_HASH)
+
+# Only directories that exist are linted / tested (notebooks/ may be empty or absent).
+LINT_DIRS := $(wildcard autograd_course tests benchmarks scripts)
+TEST_DIRS := $(wildcard tests notebooks)
+NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+SOLUTIONS := $(sort $(wildcard notebooks/solutions/*.ipynb))
+NBEXEC    := --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600
+
+# Let the venv's kernelspec (installed with --sys-prefix) win over any user-level one,
+# so kernel "python3" is always $(VENV)/bin/python.
+export JUPYTER_PREFER_ENV_PATH := 1
+export JUPYTER_PLATFORM_DIRS   := 1
+
+.DEFAULT_GOAL := help
+.PHONY: help venv graphviz lint test lab notebooks html bench bench-deps test-browser \
+        print-stamp clean distclean
+
+help:
+	@echo "make venv          create $(VENV) and install -e . + requirements-dev.txt (once)"
+	@echo "make graphviz      check for the Graphviz 'dot' program (installs it when root+apt)"
+	@echo "make test          ruff + pytest (tests/ and notebooks/ via nbval)"
+	@echo "make lab           start JupyterLab on notebooks/"
+	@echo "make notebooks     re-execute every notebook in place (fresh kernel)"
+	@echo "make html          execute + export notebooks to build/html"
+	@echo "make bench         run benchmarks/run.py"
+	@echo "make test-browser  run tests/browser"
+	@echo "make clean         remove build outputs and caches (distclean: also $(VENV))"
+
+venv: $(STAMP)
+
+$(STAMP):
+	@test -x $(PY) || { echo "creating $(VENV)"; $(PYTHON) -m venv $(VENV); }
+	$(PY) -m pip install -e . -r requirements-dev.txt
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (autograd-course)"
+	@rm -f $(VENV)/.installed-*
+	@echo "$(DEP_HASH) $(DEP_FILES)" > $@
+	@echo "venv ready: $@"
+
+print-stamp:
+	@echo $(STAMP)
+
+graphviz:
+	@bash scripts/ensure_graphviz.sh
+
+lint: venv
+	$(PY) -m ruff check $(LINT_DIRS)
+
+test: venv graphviz
+	$(PY) -m ruff check $(LINT_DIRS)
+	$(PY) -m pytest $(TEST_DIRS) --ignore=tests/browser \
+		--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		-p no:cacheprovider --durations=15
+
+lab: venv graphviz
+	@mkdir -p notebooks
+	$(PY) -m jupyterlab --ServerApp.root_dir=notebooks --ServerApp.ip=127.0.0.1 \
+		$(if $(DISPLAY),,--no-browser) $(if $(filter 0,$(shell id -u)),--allow-root)
+
+notebooks: venv graphviz
+ifeq ($(strip $(NOTEBOOKS) $(SOLUTIONS)),)
+	@echo "no notebooks under notebooks/ yet"
+else
+	$(PY) -m nbconvert --to notebook --execute --inplace $(NBEXEC) $(NOTEBOOKS) $(SOLUTIONS)
+endif
+
+html: venv graphviz
+	@mkdir -p build/html/solutions
+ifneq ($(strip $(NOTEBOOKS)),)
+	$(PY) -m nbconvert --to html --execute $(NBEXEC) --output-dir build/html $(NOTEBOOKS)
+endif
+ifneq ($(strip $(SOLUTIONS)),)
+	$(PY) -m nbconvert --to html --execute $(NBEXEC) --output-dir build/html/solutions $(SOLUTIONS)
+endif
+	@bash scripts/html_index.sh build/html
+	@echo "open build/html/index.html"
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install -r requirements-bench.txt \
+		|| echo "warning: optional comparison engines not installed; benchmarks will skip them"
+	@rm -f $(VENV)/.bench-installed-*
+	@touch $@
+
+bench-deps: $(BENCH_STAMP)
+
+bench: venv bench-deps
+	$(PY) benchmarks/run.py
+
+test-browser: venv
+	$(PY) -m pytest tests/browser -q -p no:cacheprovider
+
+clean:
+	rm -rf build dist .pytest_cache .hypothesis .ruff_cache *.egg-info
+	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) \
+		-type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)
