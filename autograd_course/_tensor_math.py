@@ -18,13 +18,13 @@ class TensorMath:
         return ops.add(self, other)
 
     def __radd__(self, other):
-        return ops.add(other, self)
+        return ops.add(self, other)  # PyTorch keeps the tensor first: 2 + x records x + 2
 
     def __sub__(self, other):
         return ops.sub(self, other)
 
     def __rsub__(self, other):
-        return ops.sub(other, self)
+        return ops.rsub(self, other)  # 2 - x: PyTorch's RsubBackward1
 
     def __mul__(self, other):
         return ops.mul(self, other)
@@ -45,9 +45,13 @@ class TensorMath:
         return ops.pow(base, self)
 
     def __matmul__(self, other):
+        if not ops.is_tensor(other):  # x @ 2 is a TypeError, as for PyTorch
+            return NotImplemented
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
+        if not ops.is_tensor(other):
+            return NotImplemented
         return ops.matmul(other, self)
 
     def __neg__(self):
@@ -120,6 +124,9 @@ class TensorMath:
     def pow(self, exponent):
         return ops.pow(self, exponent)
 
+    def reciprocal(self):
+        return ops.reciprocal(self)
+
     def neg(self):
         return ops.neg(self)
 
@@ -180,6 +187,9 @@ class TensorMath:
     def amax(self, dim=None, keepdim=False):
         return ops.amax(self, dim, keepdim)
 
+    def amin(self, dim=None, keepdim=False):
+        return ops.amin(self, dim, keepdim)
+
     def argmax(self, dim=None, keepdim=False):
         return ops.argmax(self, dim, keepdim)
 
@@ -225,7 +235,7 @@ class TensorMath:
 
     @property
     def T(self):  # noqa: N802  (PyTorch's name)
-        return ops.permute(self, tuple(reversed(range(self.ndim))))
+        return ops.numpy_t(self)
 
     @property
     def mT(self):  # noqa: N802

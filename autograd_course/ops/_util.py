@@ -58,19 +58,37 @@ def binary_operands(a, b):
     return a, b
 
 
+_SCALAR_TYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+                 "uint8": "Byte", "int16": "Short", "int32": "Int", "int64": "Long",
+                 "bool": "Bool"}
+
+
+def scalar_type(t) -> str:
+    """PyTorch's C++ name for a tensor's dtype, as its messages print it: Float, Long..."""
+    name = str(t._data.dtype)
+    return _SCALAR_TYPES.get(name, name.capitalize())
+
+
 def _category(dtype) -> int:
     return {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}[dtype.kind]
 
 
 def _promote(a, b):
-    """A 0-d tensor does not upcast a tensor with dimensions of the same category."""
+    """PyTorch's rule: a 0-d tensor only decides the dtype when it is of a higher category
+    (bool < integer < float < complex) than the tensor with dimensions.
+
+    So ``float32_matrix * tensor(2., dtype=float64)`` stays float32, but
+    ``int_matrix * tensor(2., dtype=float64)`` is float64.
+    """
     da, db = a._data.dtype, b._data.dtype
     if (a._data.ndim == 0) != (b._data.ndim == 0):
         zero_d, full = (da, db) if a._data.ndim == 0 else (db, da)
         if _category(zero_d) <= _category(full):
             return full
-        if _category(zero_d) == 2 and _category(full) < 2:
-            return dtypes.default_float.numpy if zero_d != np.float64 else zero_d
+        return zero_d
+    ca, cb = _category(da), _category(db)
+    if ca != cb:  # int64 + float32 is float32 (NumPy would say float64)
+        return da if ca > cb else db
     return np.result_type(da, db)
 
 
@@ -111,3 +129,16 @@ def normalize_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
         )
     return dim % max(ndim, 1)
+
+
+def view_of(x, array):
+    """Wrap ``array``, the result of a view op on ``x``, as a tensor.
+
+    When it shares ``x``'s memory (NumPy returned a view, as PyTorch would) it also shares
+    ``x``'s version counter, so an in-place write through either one is seen by every node
+    that saved the other.
+    """
+    out = x._new(array)
+    if x._xp.may_share_memory(array, x._data):
+        out._version_counter = x._version_counter
+    return out

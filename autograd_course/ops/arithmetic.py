@@ -13,47 +13,72 @@ from ..autograd.function import Function
 from ._util import binary_operands, broadcast_error, is_tensor, sum_to
 
 
-def _elementwise(fn, a, b):
+def _elementwise(fn, a, b, alpha=1):
+    """``fn(a, b)`` on the arrays (``fn(a, alpha·b)`` when alpha is given), with PyTorch's
+    message when the shapes do not broadcast."""
     try:
-        return fn(a._data, b._data)
+        b_data = b._data if alpha == 1 else b._data * b._xp.asarray(alpha, dtype=b._data.dtype)
+        return fn(a._data, b_data)
     except ValueError:
         raise broadcast_error(a.shape, b.shape) from None
 
 
 class Add(Function):
-    """out = a + b;  d/da = 1, d/db = 1."""
+    """out = a + alpha·b;  d/da = 1, d/db = alpha."""
 
     node_name = "AddBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = a.shape, b.shape
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        if alpha != 1:
+            return a._new(_elementwise(np.add, a, b, alpha))
         return a._new(_elementwise(np.add, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a_shape, b_shape = ctx.shapes
-        need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad, a_shape) if need_a else None,
-                sum_to(grad, b_shape) if need_b else None)
+        need_a, need_b = ctx.needs_input_grad[:2]
+        grad_b = None
+        if need_b:
+            grad_b = sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, b_shape)
+        return (sum_to(grad, a_shape) if need_a else None), grad_b, None
 
 
 class Sub(Function):
-    """out = a - b;  d/da = 1, d/db = -1."""
+    """out = a - alpha·b;  d/da = 1, d/db = -alpha."""
 
     node_name = "SubBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = a.shape, b.shape
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        if alpha != 1:
+            return a._new(_elementwise(np.subtract, a, b, alpha))
         return a._new(_elementwise(np.subtract, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a_shape, b_shape = ctx.shapes
-        need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad, a_shape) if need_a else None,
-                sum_to(-grad, b_shape) if need_b else None)
+        need_a, need_b = ctx.needs_input_grad[:2]
+        grad_b = None
+        if need_b:
+            grad_b = sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, b_shape)
+        return (sum_to(grad, a_shape) if need_a else None), grad_b, None
+
+
+class RsubScalar(Function):
+    """out = c - x for a number c (what ``2 - x`` records);  d/dx = -1."""
+
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, x, c):
+        return x._new(c - x._data)  # c: a 0-d array, not a tensor, so it gets no graph edge
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
 
 
 class Mul(Function):
@@ -93,6 +118,23 @@ class Div(Function):
                 sum_to(-grad * a / (b * b), ctx._input_meta[1][0]) if need_b else None)
 
 
+class Reciprocal(Function):
+    """out = 1/x;  d/dx = -1/x² = -out²."""
+
+    node_name = "ReciprocalBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        out = x._new(x._xp.reciprocal(x._data))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * -(out * out)
+
+
 class Neg(Function):
     """out = -x;  d/dx = -1."""
 
@@ -108,7 +150,7 @@ class Neg(Function):
 
 
 class PowScalar(Function):
-    """out = x ** p for a number p;  d/dx = p · x^(p-1)."""
+    """out = x ** p for a number p;  d/dx = p · x^(p-1)  (0 when p = 0)."""
 
     node_name = "PowBackward0"
 
@@ -127,33 +169,40 @@ class PowScalar(Function):
         p = ctx.exponent
         if p == 0:
             return grad * 0.0, None
+        if p == 1:
+            return grad, None
         if p == 2:
             return grad * (x * 2.0), None
         return grad * (x ** (p - 1) * p), None
 
 
 class Pow(Function):
-    """out = a ** b for tensors;  d/da = b · a^(b-1), d/db = a^b · ln a."""
+    """out = a ** b for tensors;  d/da = b · a^(b-1), d/db = a^b · ln a.
+
+    As in PyTorch, d/da is 0 where b = 0 and d/db is 0 where a = 0 and b ≥ 0 (the formulas
+    would give NaN there, but the function is flat in that direction).
+    """
 
     node_name = "PowBackward1"
 
     @staticmethod
     def forward(ctx, a, b):
         out = a._new(_elementwise(np.power, a, b))
-        ctx.save_for_backward(a, b, out)
+        ctx.save_for_backward(a, b, out if ctx.needs_input_grad[1] else None)
         return out
 
     @staticmethod
     def backward(ctx, grad):
+        from .combine import where
+
         a, b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        grad_a = sum_to(grad * b * a ** (b - 1), a.shape) if need_a else None
-        grad_b = None
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = sum_to(where(b == 0, 0.0, grad * b * a ** (b - 1)), a.shape)
         if need_b:
-            from .shape import where
-
-            log_a = where(a == 0, 1.0, a).log()  # 0 ** b contributes 0, not -inf, to d/db
-            grad_b = sum_to(grad * out * log_a, b.shape)
+            flat = (a == 0) & (b >= 0)
+            grad_b = sum_to(where(flat, 0.0, grad * out * a.log()), b.shape)
         return grad_a, grad_b
 
 
@@ -172,41 +221,60 @@ class RPowScalar(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * out * ctx.log_base, None
+        return grad * (out * ctx.log_base), None
 
 
 # --- the functions users (and Tensor's operators) call ---------------------------------------
 def add(a, b, *, alpha=1):
+    """a + alpha·b, broadcasting; a Python number never upcasts a tensor's dtype."""
     a, b = binary_operands(a, b)
-    if alpha != 1:
-        b = mul(b, alpha)
-    return Add.apply(a, b)
+    return Add.apply(a, b, alpha) if alpha != 1 else Add.apply(a, b)
 
 
 def sub(a, b, *, alpha=1):
+    """a - alpha·b, broadcasting."""
     a, b = binary_operands(a, b)
+    return Sub.apply(a, b, alpha) if alpha != 1 else Sub.apply(a, b)
+
+
+def rsub(x, other, *, alpha=1):
+    """other - alpha·x (what ``2 - x`` calls, recorded as PyTorch's ``RsubBackward1``)."""
+    if is_tensor(other):
+        return sub(other, x, alpha=alpha)
+    x, c = binary_operands(x, other)
     if alpha != 1:
-        b = mul(b, alpha)
-    return Sub.apply(a, b)
-
-
-def rsub(a, b):
-    """b - a (what ``2 - x`` calls)."""
-    return sub(b, a)
+        x = mul(x, alpha)
+    return RsubScalar.apply(x, c._data)
 
 
 def mul(a, b):
+    """a · b, element-wise with broadcasting."""
     a, b = binary_operands(a, b)
     return Mul.apply(a, b)
 
 
-def div(a, b):
-    a, b = binary_operands(a, b)
-    if a._data.dtype.kind in "biu":  # true division of integers gives floats, as in PyTorch
-        from .. import dtypes
+def _to_float(*tensors):
+    from .. import dtypes
 
-        a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)
+    return tuple(t.to(dtypes.default_float) for t in tensors)
+
+
+def div(a, b):
+    """a / b: true division (integers give the default float dtype, as in PyTorch)."""
+    if not is_tensor(a):  # 2 / x is recorded by PyTorch as reciprocal(x) * 2
+        (x,) = (b,) if b._data.dtype.kind in "fc" else _to_float(b)
+        return mul(Reciprocal.apply(x), a)
+    a, b = binary_operands(a, b)
+    if a._data.dtype.kind in "biu":
+        a, b = _to_float(a, b)
     return Div.apply(a, b)
+
+
+def reciprocal(x):
+    """1 / x."""
+    if x._data.dtype.kind not in "fc":
+        (x,) = _to_float(x)
+    return Reciprocal.apply(x)
 
 
 true_divide = divide = div
@@ -224,12 +292,15 @@ negative = neg
 def pow(x, exponent):  # noqa: A001  (PyTorch's name)
     """x ** exponent, for a tensor x and a number or tensor exponent (or a number x)."""
     if not is_tensor(x):
-        if exponent._data.dtype.kind not in "fc":
-            from .. import dtypes
-
-            exponent = exponent.to(dtypes.default_float)
+        if isinstance(x, float) and exponent._data.dtype.kind not in "fc":
+            (exponent,) = _to_float(exponent)
         return RPowScalar.apply(exponent, x)
     if is_tensor(exponent):
         x, exponent = binary_operands(x, exponent)
         return Pow.apply(x, exponent)
+    if x._data.dtype.kind in "biu":
+        if isinstance(exponent, float):
+            (x,) = _to_float(x)
+        elif exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowScalar.apply(x, exponent)

@@ -114,7 +114,10 @@ class Maximum(Function):
     @classmethod
     def forward(cls, ctx, a, b):
         ctx.save_for_backward(a, b)
-        return a._new(cls._pick(a._data, b._data))
+        try:
+            return a._new(cls._pick(a._data, b._data))
+        except ValueError:
+            raise broadcast_error(a.shape, b.shape) from None
 
     @classmethod
     def backward(cls, ctx, grad):

@@ -1,122 +1,262 @@
 """In-place ops: ``add_``, ``mul_``, ``zero_``, ``copy_``, ``x[i] = v``...
 
 An in-place op overwrites memory that the graph may have saved, so each one
-1. refuses to touch a leaf that requires grad while grad mode is on (its ``.grad`` would no
-   longer describe the values it holds),
-2. bumps the tensor's version counter, so a saved copy that went stale is caught at backward,
+1. refuses to touch a leaf that requires grad (or a view of one) while grad mode is on: its
+   ``.grad`` would no longer describe the values it holds;
+2. bumps the tensor's version counter, so a saved copy that went stale is caught at backward;
 3. when recording, re-points the tensor's ``grad_fn`` at the new operation: the tensor now
-   stands for the result.
+   stands for the result, and the old history is one input of that node.
+
+Under ``no_grad`` (an optimizer step) nothing is recorded: the array is written, the version
+bumped, and that is all.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..autograd import grad_mode
-from ._util import is_tensor
+from ..autograd.function import AccumulateGrad, Function
+from ._util import broadcast_error, is_tensor, scalar_type
+
+
+def _views():
+    """The Functions whose output shares memory with their input (the view ops)."""
+    from .indexing import Alias, Select, Slice
+    from .shape import Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View
+
+    return (Alias, Select, Slice, Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View)
+
+
+_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 
 
 def check_inplace(x, view: bool = False) -> None:
-    if x._requires_grad and x.grad_fn is None and grad_mode.state.enabled:
+    """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
+    an ``expand``ed tensor, whose elements share memory (NumPy makes those read-only)."""
+    if not getattr(x._data.flags, "writeable", True):
+        raise RuntimeError(_OVERLAP_MESSAGE)
+    if not (x._requires_grad and grad_mode.state.enabled):
+        return
+    if x.grad_fn is None:
         what = "a view of a leaf Variable" if view else "a leaf Variable"
+        raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
+    views, node = _views(), x.grad_fn
+    while isinstance(getattr(node, "_forward_cls", None), type) and \
+            issubclass(node._forward_cls, views):
+        node = node.next_functions[0][0]
+    if type(node) is AccumulateGrad and node.variable._version_counter is x._version_counter:
         raise RuntimeError(
-            f"{what} that requires grad is being used in an in-place operation."
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
 
 
 def apply_inplace(x, result) -> object:
     """Write ``result`` (an op's output) into ``x``'s memory and make ``x`` stand for it."""
-    xp = x._xp
     if result._data.shape != x._data.shape:
         raise RuntimeError(
             f"output with shape {list(x.shape)} doesn't match the broadcast shape "
             f"{list(result.shape)}"
         )
-    if result._data.dtype != x._data.dtype and result._data.dtype.kind == "f" and \
-            x._data.dtype.kind in "biu":
+    if result._data.dtype.kind in "fc" and x._data.dtype.kind in "biu":
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type "
-            f"{x.dtype.name.capitalize()}"
+            f"{scalar_type(x)}"
         )
-    xp.copyto(x._data, result._data, casting="unsafe")
+    x._xp.copyto(x._data, result._data, casting="unsafe")
     x._bump_version()
     if result.grad_fn is not None:
         x.grad_fn, x._output_nr, x._requires_grad = result.grad_fn, result._output_nr, True
     return x
 
 
-def _inplace(x, op, *args):
+def _recording(x, *others) -> bool:
+    return grad_mode.state.enabled and (
+        x._requires_grad or any(is_tensor(o) and o._requires_grad for o in others)
+    )
+
+
+def _snapshot(x):
+    """A copy of ``x``'s values at the same place in the graph.
+
+    The op reads (and may save for backward) this copy, so overwriting ``x`` afterwards does
+    not change what backward sees: PyTorch also keeps the original when a formula needs it.
+    """
+    copy = x._new(x._data.copy())
+    copy.grad_fn, copy._output_nr, copy._requires_grad = x.grad_fn, x._output_nr, x._requires_grad
+    return copy
+
+
+def _inplace(x, op, other, saves_input: bool = True):
     check_inplace(x)
-    return apply_inplace(x, op(x, *args))
+    if saves_input and _recording(x, other):
+        source = _snapshot(x)
+        return apply_inplace(x, op(source, other))  # x.mul_(x): x is saved, then changed
+    return apply_inplace(x, op(x, other))
 
 
 def add_(x, other, *, alpha=1):
+    """x += alpha·other."""
     from .arithmetic import add
 
-    return _inplace(x, lambda a, b: add(a, b, alpha=alpha), other)
+    return _inplace(x, lambda a, b: add(a, b, alpha=alpha), other, saves_input=False)
 
 
 def sub_(x, other, *, alpha=1):
+    """x -= alpha·other."""
     from .arithmetic import sub
 
-    return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other)
+    return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other, saves_input=False)
 
 
 def mul_(x, other):
+    """x *= other."""
     from .arithmetic import mul
 
     return _inplace(x, mul, other)
 
 
 def div_(x, other):
+    """x /= other."""
     from .arithmetic import div
 
     return _inplace(x, div, other)
 
 
 def clamp_(x, min=None, max=None):  # noqa: A002
+    """Clamp x into [min, max] in place."""
     from .unary import clamp
 
-    return _inplace(x, lambda a: clamp(a, min, max))
+    return _inplace(x, lambda a, _: clamp(a, min, max), None)
+
+
+class Fill(Function):
+    """out = value everywhere;  x gets zero gradient (its values were all overwritten)."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return x._new(x._xp.full_like(x._data, value))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad._new(grad._xp.zeros_like(grad._data)), None
+
+
+class Zero(Fill):
+    node_name = "ZeroBackward0"
+
+
+class FillTensor(Function):
+    """out = value (a 0-d tensor) everywhere;  dvalue = Σ dout, dx = 0."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return x._new(x._xp.full_like(x._data, value._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad._new(grad._xp.zeros_like(grad._data)), grad.sum()
+
+
+def fill_(x, value):
+    """Set every element to ``value`` in place."""
+    check_inplace(x)
+    if not _recording(x, value):
+        x._data[...] = value._data if is_tensor(value) else value
+        x._bump_version()
+        return x
+    if is_tensor(value):
+        if value.ndim:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions."
+            )
+        return apply_inplace(x, FillTensor.apply(x, value))
+    return apply_inplace(x, (Zero if value == 0 and type(value) is int else Fill).apply(x, value))
+
+
+def zero_(x):
+    """Set every element to 0 in place (what you do to ``.grad`` between steps)."""
+    check_inplace(x)
+    if not _recording(x):
+        x._data[...] = 0
+        x._bump_version()
+        return x
+    return apply_inplace(x, Zero.apply(x, 0))
+
+
+class Copy(Function):
+    """out = src (broadcast to x's shape, cast to x's dtype);  dsrc = dout summed back to
+    src's shape, dx = 0 (x's old values are gone)."""
+
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, x, src):
+        ctx.src_shape = src.shape
+        out = x._xp.broadcast_to(src._data, x.shape).astype(x._data.dtype)
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_x, need_src = ctx.needs_input_grad
+        grad_x = grad._new(grad._xp.zeros_like(grad._data)) if need_x else None
+        return grad_x, grad.sum_to_size(ctx.src_shape) if need_src else None
+
+
+def _check_broadcast(shape, src_shape) -> None:
+    """``src`` must broadcast to ``shape`` exactly (the result cannot grow)."""
+    try:
+        target = tuple(np.broadcast_shapes(shape, src_shape))
+    except ValueError:
+        raise broadcast_error(shape, src_shape) from None
+    if target != tuple(shape):
+        raise RuntimeError(
+            f"output with shape {list(shape)} doesn't match the broadcast shape {list(target)}"
+        )
 
 
 def copy_(x, src):
-    """Copy ``src``'s values into ``x`` (broadcasting); gradients flow to ``src``."""
+    """Copy ``src``'s values into ``x`` (broadcasting, casting); gradients flow to ``src``."""
     check_inplace(x)
     if not is_tensor(src):
         src = x._new(x._xp.asarray(src, dtype=x._data.dtype))
     if src._device != x._device:
         src = src.to(x._device)
-    src = src.to(x.dtype).expand(x.shape) if tuple(src.shape) != tuple(x.shape) else \
-        src.to(x.dtype)
-    result = src if src.grad_fn is not None or not src._requires_grad else src * 1
-    return apply_inplace(x, result)
-
-
-def fill_(x, value):
-    check_inplace(x)
-    if is_tensor(value):
-        value = value.item()
-    x._data[...] = value
-    x._bump_version()
-    if grad_mode.state.enabled and x.grad_fn is not None:
-        x.grad_fn, x._requires_grad = None, False  # a constant now: nothing flows back
-    return x
-
-
-def zero_(x):
-    """Set every element to 0 in place (what you do to ``.grad`` between steps)."""
-    return fill_(x, 0)
+    _check_broadcast(x.shape, src.shape)
+    if not _recording(x, src):
+        x._data[...] = src._data
+        x._bump_version()
+        return x
+    return apply_inplace(x, Copy.apply(x, src))
 
 
 def setitem(x, key, value) -> None:
-    """``x[key] = value``. When autograd is watching, the write is recorded (CopySlices)."""
-    from .shape import IndexPut, _key_data
+    """``x[key] = value``. When autograd is watching, the write is recorded like PyTorch's:
+    CopySlices for keys with ints and slices, IndexPutBackward0 for lists, tensors and masks,
+    fill_/copy_ for ``x[...] = v``."""
+    from .indexing import CopySlices, IndexPut, is_view_key, is_whole_key, key_data
 
-    check_inplace(x, view=True)
-    data_key = _key_data(key)
+    view = is_view_key(key)
+    check_inplace(x, view=view)
     if not is_tensor(value):
         value = x._new(x._xp.asarray(value, dtype=x._data.dtype))
-    if grad_mode.state.enabled and (x._requires_grad or value._requires_grad):
-        apply_inplace(x, IndexPut.apply(x, data_key, value.to(x.dtype)))
+    if not _recording(x, value):
+        x._data[key_data(key, x._xp)] = value._data
+        x._bump_version()
         return
-    x._data[data_key] = value._data
-    x._bump_version()
+    if is_whole_key(key):
+        if value.ndim == 0:
+            apply_inplace(x, FillTensor.apply(x, value))
+        else:
+            copy_(x, value)
+        return
+    put = CopySlices if view else IndexPut
+    apply_inplace(x, put.apply(x, key_data(key, x._xp), value.to(x.dtype)))

@@ -3,13 +3,17 @@ graph shows the same nodes: a 1-d ``x @ W`` becomes unsqueeze → mm → squeeze
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..autograd.function import Function
+from ._util import broadcast_error, is_tensor, scalar_type
 
 
-def _shape_error(a, b, name="mat1 and mat2"):
-    shape_a = "x".join(map(str, a.shape))
+def _shape_error(a, b, shape_a=None):
+    """PyTorch's message for ``A @ B`` when A's columns do not match B's rows."""
+    shape_a = shape_a or "x".join(map(str, a.shape))
     shape_b = "x".join(map(str, b.shape))
-    return RuntimeError(f"{name} shapes cannot be multiplied ({shape_a} and {shape_b})")
+    return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({shape_a} and {shape_b})")
 
 
 class Mm(Function):
@@ -79,27 +83,30 @@ class Dot(Function):
 
 
 class BatchedMatmul(Function):
-    """C = A @ B over leading (broadcast) batch dims;  dA = dC Bᵀ, dB = Aᵀ dC, summed back."""
+    """C = A @ B over leading (broadcast) batch dims;  dA = dC Bᵀ, dB = Aᵀ dC, summed back
+    over the batch dims that were broadcast.
+
+    PyTorch reaches the same numbers through reshapes around ``mm``/``bmm`` (its graph shows
+    ``UnsafeViewBackward0``, ``BmmBackward0``...); we record this one node instead, so a
+    batched product reads as one step. That node name is our own choice.
+    """
 
     node_name = "BmmBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
-        if a.shape[-1] != b.shape[-2]:
-            raise RuntimeError(
-                f"Expected size for first two dimensions of batch2 tensor to be: "
-                f"[{b.shape[0] if b.ndim > 2 else 1}, {a.shape[-1]}] but got: "
-                f"[{b.shape[0] if b.ndim > 2 else 1}, {b.shape[-2]}]."
-            )
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.shapes = a.shape, b.shape
         return a._new(a._xp.matmul(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        grad_a = matmul(grad, b.transpose(-1, -2)).sum_to_size(a.shape) if need_a else None
-        grad_b = matmul(a.transpose(-1, -2), grad).sum_to_size(b.shape) if need_b else None
+        a_shape, b_shape = ctx.shapes
+        grad_a = matmul(grad, b.transpose(-1, -2)).sum_to_size(a_shape) if need_a else None
+        grad_b = matmul(a.transpose(-1, -2), grad).sum_to_size(b_shape) if need_b else None
         return grad_a, grad_b
 
 
@@ -129,20 +136,27 @@ class Addmm(Function):
 
 
 def mm(a, b):
+    """Matrix × matrix."""
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
-    return Mm.apply(a, b)
+    return matmul(a, b)
 
 
 def mv(a, x):
-    return Mv.apply(a, x)
+    """Matrix × vector."""
+    if a.ndim != 2 or x.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {x.ndim}")
+    return matmul(a, x)
 
 
 def dot(x, y):
+    """Vector · vector."""
     if x.ndim != 1 or y.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {x.ndim}D and {y.ndim}D tensors"
         )
+    if x._data.dtype != y._data.dtype:
+        raise _dtype_error(x, y)
     return Dot.apply(x, y)
 
 
@@ -150,32 +164,94 @@ def addmm(bias, a, b):
     return Addmm.apply(bias, a, b)
 
 
-def matmul(a, b):
-    """Matrix product with PyTorch's rules for 1-d, 2-d and batched operands."""
-    from .shape import MatmulSqueeze
-    from ._util import binary_operands
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+              "float16": "c10::Half", "bool": "bool", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char"}
 
-    a, b = binary_operands(a, b)
+
+def _dtype_error(a, b) -> RuntimeError:
+    """PyTorch refuses to multiply matrices of different dtypes; its message depends on the
+    kernel that the shapes lead to."""
+    name_a, name_b = scalar_type(a), scalar_type(b)
+    if a.ndim == 1 and b.ndim == 1:
+        return RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {name_a} and {name_b}"
+        )
+    if b.ndim == 1:
+        return RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {name_b}, {name_a}, and "
+            f"{name_b}"
+        )
+    if b.ndim == 2:
+        cpp_a, cpp_b = _CPP_NAMES[str(a._data.dtype)], _CPP_NAMES[str(b._data.dtype)]
+        return RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {cpp_a} != {cpp_b}"
+        )
+    return RuntimeError(f"expected scalar type {name_a} but found {name_b}")
+
+
+def _batch_error(a_shape, b_shape) -> RuntimeError:
+    """k of A does not match k of B in a batched product: PyTorch's bmm message."""
+    batch = 1
+    for n in np.broadcast_shapes(a_shape[:-2], b_shape[:-2]):
+        batch *= n
+    return RuntimeError(
+        f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
+        f"{a_shape[-1]}] but got: [{batch}, {b_shape[-2]}]."
+    )
+
+
+def matmul(a, b):
+    """Matrix product with PyTorch's rules for 1-d, 2-d and batched operands.
+
+    1-d @ 1-d is a dot product, 2-d @ 1-d a matrix-vector product, 1-d @ 2-d becomes
+    unsqueeze → mm → squeeze (as in PyTorch's graph), 2-d @ 2-d is ``mm``; anything with more
+    dims is a batched product whose leading dims broadcast.
+    """
+    from .shape import MatmulSqueeze
+
+    for position, (name, t) in enumerate((("input", a), ("other", b)), start=1):
+        if not is_tensor(t):
+            raise TypeError(f"matmul(): argument '{name}' (position {position}) must be Tensor, "
+                            f"not {type(t).__name__}")
+    if a._device != b._device:
+        raise RuntimeError(
+            "Expected all tensors to be on the same device, but found at least two devices, "
+            f"{a._device} and {b._device}!"
+        )
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and "
             f"{b.ndim}D"
         )
+    if a._data.dtype != b._data.dtype:
+        raise _dtype_error(a, b)
     if a.ndim == 1 and b.ndim == 1:
         return dot(a, b)
-    if a.ndim == 2 and b.ndim == 1:
-        return Mv.apply(a, b)
-    if a.ndim == 1 and b.ndim == 2:
-        if a.shape[0] != b.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied (1x{a.shape[0]} and "
-                f"{b.shape[0]}x{b.shape[1]})"
-            )
-        return MatmulSqueeze.apply(Mm.apply(a.unsqueeze(0), b), (0,))
-    if a.ndim == 2 and b.ndim == 2:
-        return Mm.apply(a, b)
-    if a.ndim == 1:
-        return MatmulSqueeze.apply(BatchedMatmul.apply(a.unsqueeze(0), b), (-2,))
     if b.ndim == 1:
-        return MatmulSqueeze.apply(BatchedMatmul.apply(a, b.unsqueeze(1)), (-1,))
+        if a.shape[-1] != b.shape[0]:
+            rows = a.numel() // a.shape[-1]
+            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{a.shape[-1]}), "
+                               f"vec ({b.shape[0]})")
+        if a.ndim == 2:
+            return Mv.apply(a, b)
+        return MatmulSqueeze.apply(BatchedMatmul.apply(a, b.unsqueeze(1)), (a.ndim - 1,))
+    if b.ndim == 2:
+        if a.shape[-1] != b.shape[0]:
+            rows = a.numel() // a.shape[-1] if a.ndim > 1 else 1
+            raise _shape_error(a, b, shape_a=f"{rows}x{a.shape[-1]}")
+        if a.ndim == 1:
+            return MatmulSqueeze.apply(Mm.apply(a.unsqueeze(0), b), (0,))
+        if a.ndim == 2:
+            return Mm.apply(a, b)
+        return BatchedMatmul.apply(a, b)
+    a_shape = (1,) + tuple(a.shape) if a.ndim == 1 else tuple(a.shape)
+    try:
+        np.broadcast_shapes(a_shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise broadcast_error(a_shape[:-2], b.shape[:-2]) from None
+    if a_shape[-1] != b.shape[-2]:
+        raise _batch_error(a_shape, b.shape)
+    if a.ndim == 1:
+        return MatmulSqueeze.apply(BatchedMatmul.apply(a.unsqueeze(0), b), (b.ndim - 2,))
     return BatchedMatmul.apply(a, b)

@@ -8,7 +8,7 @@ winners only.
 from __future__ import annotations
 
 from ..autograd.function import Function
-from ._util import normalize_dim
+from ._util import normalize_dim, scalar_type
 
 
 def _dims(dim, ndim):
@@ -16,17 +16,26 @@ def _dims(dim, ndim):
     if dim is None:
         return tuple(range(ndim))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(sorted(normalize_dim(d, ndim) for d in dims))
+    dims = tuple(normalize_dim(d, ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        repeated = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    return tuple(sorted(dims)) if ndim else ()  # a 0-d tensor accepts dim 0 and -1
+
+
+def _restore(t, shape, dims, keepdim):
+    """Put the reduced axes back as size-1 dims, so ``t`` broadcasts against the input."""
+    if keepdim or not len(shape):
+        return t
+    kept = list(shape)
+    for d in dims:
+        kept[d] = 1
+    return t.reshape(kept)
 
 
 def _expand_back(grad, shape, dims, keepdim):
     """Broadcast a reduced gradient back to ``shape`` (re-inserting the reduced axes)."""
-    if not keepdim and len(shape):
-        kept = list(shape)
-        for d in dims:
-            kept[d] = 1
-        grad = grad.reshape(kept)
-    return grad.expand(shape)
+    return _restore(grad, shape, dims, keepdim).expand(shape)
 
 
 class Sum(Function):
@@ -60,7 +69,7 @@ class Mean(Function):
         if x._data.dtype.kind not in "fc":
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {x.dtype.name.capitalize()}"
+                f"point or complex dtype. Got: {scalar_type(x)}"
             )
         ctx.shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
         count = 1
@@ -99,29 +108,42 @@ class SumToSize(Function):
         return grad.expand(ctx.shape), None
 
 
-class MaxAll(Function):
-    """y = max(x);  the gradient goes to the maximal elements, split evenly among ties."""
+class Amax(Function):
+    """y = max of x over ``dims``;  the gradient is shared evenly by the elements equal to
+    the maximum (one winner gets all of it, two tied winners get half each)."""
 
-    node_name = "MaxBackward1"
+    node_name = "AmaxBackward0"
     _pick = "max"
 
     @classmethod
-    def forward(cls, ctx, x):
-        value = getattr(x._data, cls._pick)()
-        ctx.save_for_backward(x)
-        ctx.value = value
-        return x._new(x._xp.asarray(value))
+    def forward(cls, ctx, x, dims, keepdim):
+        out = x._new(x._xp.asarray(getattr(x._data, cls._pick)(axis=dims, keepdims=keepdim)))
+        ctx.save_for_backward(x, out)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        winners = (x == ctx.value.item()).to(grad.dtype)
-        return grad * winners / winners.sum()
+        x, out = ctx.saved_tensors
+        shape, dims, keepdim = x.shape, ctx.dims, ctx.keepdim
+        winners = (x == _restore(out, shape, dims, keepdim)).to(grad.dtype)
+        share = _restore(grad, shape, dims, keepdim) / winners.sum(dims, keepdim=True)
+        return share * winners, None, None
 
 
-class MinAll(MaxAll):
-    node_name = "MinBackward1"
+class Amin(Amax):
+    node_name = "AminBackward0"
     _pick = "min"
+
+
+class MaxAll(Amax):
+    """``x.max()`` with no dim: the same maths as ``amax`` over every dim."""
+
+    node_name = "MaxBackward1"
+
+
+class MinAll(Amin):
+    node_name = "MinBackward1"
 
 
 class MaxDim(Function):
@@ -132,22 +154,28 @@ class MaxDim(Function):
 
     @classmethod
     def forward(cls, ctx, x, dim, keepdim):
-        xp = x._xp
-        idx = getattr(x._data, cls._pick)(axis=dim)
-        idx_kept = xp.expand_dims(idx, dim)
-        values = xp.take_along_axis(x._data, idx_kept, axis=dim)
-        if not keepdim:
-            values = values.squeeze(dim)
+        xp, data = x._xp, x._data
         ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
-        ctx.index = idx_kept
-        indices = x._new(xp.asarray(idx_kept if keepdim else idx, dtype=xp.int64))
+        if data.ndim == 0:  # a 0-d tensor is its own maximum, at index 0
+            ctx.index = None
+            indices = x._new(xp.zeros((), dtype=xp.int64))
+            ctx.mark_non_differentiable(indices)
+            return x._new(data.copy()), indices
+        idx = xp.expand_dims(getattr(data, cls._pick)(axis=dim), dim)
+        values = xp.take_along_axis(data, idx, axis=dim)
+        ctx.index = idx
+        if not keepdim:
+            values, idx = values.squeeze(dim), idx.squeeze(dim)
+        indices = x._new(xp.asarray(idx, dtype=xp.int64))
         ctx.mark_non_differentiable(indices)
         return x._new(values), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        from .shape import scatter_into_zeros
+        from .indexing import scatter_into_zeros
 
+        if ctx.index is None:
+            return grad, None, None
         if not ctx.keepdim:
             grad = grad.unsqueeze(ctx.dim)
         return scatter_into_zeros(grad, ctx.index, ctx.dim, ctx.shape), None, None
@@ -208,7 +236,7 @@ def _reduce_pick(x, dim, keepdim, all_cls, dim_cls, name):
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        return all_cls.apply(x)
+        return all_cls.apply(x, tuple(range(x.ndim)), False)
     if not isinstance(dim, int):  # max(a, b): element-wise maximum of two tensors
         from .compare import maximum, minimum
 
@@ -219,57 +247,41 @@ def _reduce_pick(x, dim, keepdim, all_cls, dim_cls, name):
 
 
 def max(x, dim=None, keepdim=False):  # noqa: A001
+    """The largest element (no ``dim``), or (values, indices) of the largest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MaxAll, MaxDim, "max")
 
 
 def min(x, dim=None, keepdim=False):  # noqa: A001
+    """The smallest element (no ``dim``), or (values, indices) of the smallest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MinAll, MinDim, "min")
 
 
-def argmax(x, dim=None, keepdim=False):
+def amax(x, dim=None, keepdim=False):
+    """The largest values over ``dim`` (all dims when None), without indices."""
+    return Amax.apply(x, _dims(dim, x.ndim), keepdim)
+
+
+def amin(x, dim=None, keepdim=False):
+    """The smallest values over ``dim`` (all dims when None), without indices."""
+    return Amin.apply(x, _dims(dim, x.ndim), keepdim)
+
+
+def _arg(x, dim, keepdim, pick):
     xp = x._xp
     if dim is None:
-        return x._new(xp.asarray(x._data.argmax(), dtype=xp.int64))
-    idx = x._data.argmax(axis=normalize_dim(dim, x.ndim), keepdims=keepdim)
+        return x._new(xp.asarray(getattr(x._data, pick)(), dtype=xp.int64))
+    if x.ndim == 0:
+        normalize_dim(dim, 0)
+        return x._new(xp.zeros((), dtype=xp.int64))
+    idx = getattr(x._data, pick)(axis=normalize_dim(dim, x.ndim), keepdims=keepdim)
     return x._new(xp.asarray(idx, dtype=xp.int64))
+
+
+def argmax(x, dim=None, keepdim=False):
+    """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
+    return _arg(x, dim, keepdim, "argmax")
 
 
 def argmin(x, dim=None, keepdim=False):
-    xp = x._xp
-    if dim is None:
-        return x._new(xp.asarray(x._data.argmin(), dtype=xp.int64))
-    idx = x._data.argmin(axis=normalize_dim(dim, x.ndim), keepdims=keepdim)
-    return x._new(xp.asarray(idx, dtype=xp.int64))
-
-
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """Variance, written with differentiable ops: mean((x - mean(x))²) · n / (n - correction)."""
-    if correction is None:
-        correction = 1 if unbiased is None or unbiased else 0
-    dims = _dims(dim, x.ndim)
-    n = 1
-    for d in dims:
-        n *= x.shape[d]
-    centered = x - mean(x, dims, keepdim=True)
-    return sum(centered * centered, dims, keepdim=keepdim) / (n - correction)
-
-
-def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return var(x, dim, unbiased, keepdim, correction=correction).sqrt()
-
-
-def norm(x, p=2, dim=None, keepdim=False):
-    """The p-norm (p = 2 by default): (Σ |x|^p)^(1/p)."""
-    if p == 2:
-        return sum(x * x, dim, keepdim).sqrt()
-    if p == 1:
-        return sum(x.abs(), dim, keepdim)
-    if p == float("inf"):
-        return x.abs().amax(dim, keepdim) if dim is not None else max(x.abs())
-    return sum(x.abs() ** p, dim, keepdim) ** (1.0 / p)
-
-
-def amax(x, dim=None, keepdim=False):
-    if dim is None:
-        return MaxAll.apply(x)
-    return max(x, dim, keepdim)[0]
+    """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
+    return _arg(x, dim, keepdim, "argmin")

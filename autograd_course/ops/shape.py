@@ -1,13 +1,22 @@
-"""Ops that move elements around without changing them: views, indexing, joining, ``where``,
-copies and dtype/device casts. Their backward moves the gradient back the same way."""
+"""Ops that move elements around without changing them: views, copies and dtype/device casts.
+Their backward moves the gradient back the same way.
+
+Views (reshape, transpose, permute, squeeze, expand...) share memory with their input, as in
+PyTorch, and also share its version counter: an in-place change through a view is then seen by
+every node that saved the base. Indexing lives in ``indexing.py``, ``cat``/``stack``/``where``
+in ``combine.py``.
+"""
 
 from __future__ import annotations
 
-import numpy as np
+import warnings
 
 from .. import _backend
 from ..autograd.function import Function
-from ._util import binary_operands, is_tensor, normalize_dim, scalar_like
+from ._util import (
+    normalize_dim,
+    view_of,
+)
 
 
 class View(Function):
@@ -19,7 +28,7 @@ class View(Function):
     def forward(ctx, x, shape):
         ctx.shape = x.shape
         try:
-            return x._new(x._data.reshape(shape))
+            return view_of(x, x._data.reshape(shape))
         except ValueError:
             raise RuntimeError(
                 f"shape '{list(shape)}' is invalid for input of size {x._data.size}"
@@ -38,15 +47,25 @@ class Transpose(Function):
     @staticmethod
     def forward(ctx, x, dim0, dim1):
         ctx.dims = dim0, dim1
-        return x._new(x._data.swapaxes(dim0, dim1))
+        return view_of(x, x._data.swapaxes(dim0, dim1))
 
     @staticmethod
     def backward(ctx, grad):
         return grad.transpose(*ctx.dims), None, None
 
 
-class T(Transpose):
+class T(Function):
+    """``x.t()`` for tensors of at most 2 dims;  the gradient is transposed back."""
+
     node_name = "TBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return view_of(x, x._data.T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.t()
 
 
 class Permute(Function):
@@ -57,7 +76,7 @@ class Permute(Function):
     @staticmethod
     def forward(ctx, x, dims):
         ctx.inverse = tuple(sorted(range(len(dims)), key=dims.__getitem__))
-        return x._new(x._data.transpose(dims))
+        return view_of(x, x._data.transpose(dims))
 
     @staticmethod
     def backward(ctx, grad):
@@ -72,7 +91,7 @@ class Unsqueeze(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.shape = x.shape
-        return x._new(x._xp.expand_dims(x._data, dim))
+        return view_of(x, x._xp.expand_dims(x._data, dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -80,14 +99,14 @@ class Unsqueeze(Function):
 
 
 class Squeeze(Function):
-    """Drop dims of size 1;  the gradient gets them back."""
+    """``squeeze()``: drop every dim of size 1;  the gradient gets them back."""
 
     node_name = "SqueezeBackward0"
 
     @staticmethod
     def forward(ctx, x, dims):
         ctx.shape = x.shape
-        return x._new(x._data.squeeze(dims) if dims else x._data.squeeze())
+        return view_of(x, x._data.squeeze(dims))
 
     @staticmethod
     def backward(ctx, grad):
@@ -95,7 +114,15 @@ class Squeeze(Function):
 
 
 class SqueezeDim(Squeeze):
+    """``squeeze(dim)`` (recorded even when that dim is not of size 1)."""
+
     node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    """``squeeze((d0, d1, ...))``."""
+
+    node_name = "SqueezeBackward2"
 
 
 class MatmulSqueeze(Squeeze):
@@ -112,236 +139,11 @@ class Expand(Function):
     @staticmethod
     def forward(ctx, x, shape):
         ctx.shape = x.shape
-        try:
-            return x._new(x._xp.broadcast_to(x._data, shape))
-        except ValueError:
-            raise RuntimeError(
-                f"The expanded size of the tensor must match the existing size at non-singleton "
-                f"dimension: target sizes {list(shape)}, tensor sizes {list(x.shape)}"
-            ) from None
+        return view_of(x, x._xp.broadcast_to(x._data, shape))
 
     @staticmethod
     def backward(ctx, grad):
         return grad.sum_to_size(ctx.shape), None
-
-
-def _key_data(key):
-    """An index with our tensors replaced by their arrays (tensors may index tensors)."""
-    if isinstance(key, tuple):
-        return tuple(_key_data(k) for k in key)
-    if is_tensor(key):
-        return key._data
-    if isinstance(key, list):
-        return np.asarray(key) if not any(is_tensor(k) for k in key) else key
-    return key
-
-
-def _is_basic(key) -> bool:
-    parts = key if isinstance(key, tuple) else (key,)
-    return all(isinstance(k, (int, slice)) or k is None or k is Ellipsis for k in parts)
-
-
-class Index(Function):
-    """x[key];  the gradient lands at the selected positions (summed where picked twice)."""
-
-    node_name = "IndexBackward0"
-
-    @staticmethod
-    def forward(ctx, x, key):
-        ctx.shape, ctx.dtype, ctx.key = x.shape, x._data.dtype, key
-        ctx.basic = _is_basic(key)
-        try:
-            return x._new(x._data[key])
-        except IndexError as err:
-            raise IndexError(str(err)) from None
-
-    @staticmethod
-    def backward(ctx, grad):
-        return scatter_add_into_zeros(grad, ctx.key, ctx.shape, ctx.basic), None
-
-
-class Select(Index):
-    node_name = "SelectBackward0"
-
-
-class Slice(Index):
-    node_name = "SliceBackward0"
-
-
-class IndexGrad(Function):
-    """zeros(shape)[key] += grad: the backward of indexing, itself differentiable."""
-
-    node_name = "IndexPutBackward0"
-
-    @staticmethod
-    def forward(ctx, grad, key, shape, basic):
-        ctx.key = key
-        xp = grad._xp
-        out = xp.zeros(shape, dtype=grad._data.dtype)
-        if basic:
-            out[key] = grad._data
-        else:
-            xp.add.at(out, key, grad._data)
-        return grad._new(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad[ctx.key], None, None, None
-
-
-class IndexPut(Function):
-    """out = x with out[key] = value;  x gets the gradient except at key, value gets grad[key]."""
-
-    node_name = "CopySlices"
-
-    @staticmethod
-    def forward(ctx, x, key, value):
-        ctx.key, ctx.value_shape = key, value.shape
-        out = x._data.copy()
-        out[key] = value._data
-        return x._new(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        need_x, _, need_value = ctx.needs_input_grad
-        keep = grad._xp.ones(grad.shape, dtype=grad._data.dtype)
-        keep[ctx.key] = 0
-        grad_x = grad * grad._new(keep) if need_x else None
-        grad_value = grad[ctx.key].sum_to_size(ctx.value_shape) if need_value else None
-        return grad_x, None, grad_value
-
-
-def scatter_add_into_zeros(grad, key, shape, basic):
-    return IndexGrad.apply(grad, key, tuple(shape), basic)
-
-
-def scatter_into_zeros(grad, index, dim, shape):
-    """A zero tensor of ``shape`` holding ``grad`` at ``index`` along ``dim`` (max's backward)."""
-    xp = grad._xp
-    grids = list(xp.indices(index.shape, sparse=True))
-    grids[dim] = index
-    return IndexGrad.apply(grad, tuple(grids), tuple(shape), False)
-
-
-def getitem(x, key):
-    data_key = _key_data(key)
-    if isinstance(data_key, int) or (is_tensor(key) and key.ndim == 0 and
-                                     key._data.dtype.kind in "iu"):
-        if x.ndim == 0:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        if isinstance(data_key, int) and not -x.shape[0] <= data_key < x.shape[0]:
-            raise IndexError(
-                f"index {data_key} is out of bounds for dimension 0 with size {x.shape[0]}"
-            )
-        return Select.apply(x, data_key)
-    if isinstance(data_key, slice):
-        return Slice.apply(x, data_key)
-    return Index.apply(x, data_key)
-
-
-class Cat(Function):
-    """Join tensors along a dim;  the gradient is cut into the same pieces."""
-
-    node_name = "CatBackward0"
-
-    @staticmethod
-    def forward(ctx, dim, *tensors):
-        ctx.dim = dim
-        ctx.sizes = [t.shape[dim] for t in tensors]
-        return tensors[0]._new(tensors[0]._xp.concatenate([t._data for t in tensors], axis=dim))
-
-    @staticmethod
-    def backward(ctx, grad):
-        pieces, start = [], 0
-        for size in ctx.sizes:
-            index = [slice(None)] * grad.ndim
-            index[ctx.dim] = slice(start, start + size)
-            pieces.append(grad[tuple(index)])
-            start += size
-        return (None, *pieces)
-
-
-class Stack(Function):
-    """Stack tensors along a new dim;  the gradient is unstacked."""
-
-    node_name = "StackBackward0"
-
-    @staticmethod
-    def forward(ctx, dim, *tensors):
-        ctx.dim = dim
-        return tensors[0]._new(tensors[0]._xp.stack([t._data for t in tensors], axis=dim))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return (None, *(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim])))
-
-
-def _same_device(tensors) -> None:
-    first = tensors[0]._device
-    for t in tensors[1:]:
-        if t._device != first:
-            raise RuntimeError(
-                "Expected all tensors to be on the same device, but found at least two devices, "
-                f"{first} and {t._device}!"
-            )
-
-
-def cat(tensors, dim=0):
-    tensors = list(tensors)
-    if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    _same_device(tensors)
-    return Cat.apply(normalize_dim(dim, tensors[0].ndim), *tensors)
-
-
-concat = concatenate = cat
-
-
-def stack(tensors, dim=0):
-    tensors = list(tensors)
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    _same_device(tensors)
-    shapes = {tuple(t.shape) for t in tensors}
-    if len(shapes) > 1:
-        raise RuntimeError(
-            "stack expects each tensor to be equal size, but got "
-            f"{list(tensors[0].shape)} at entry 0 and "
-            f"{list(next(t.shape for t in tensors if tuple(t.shape) != tuple(tensors[0].shape)))}"
-            " at entry 1"
-        )
-    return Stack.apply(normalize_dim(dim, tensors[0].ndim + 1), *tensors)
-
-
-class Where(Function):
-    """out = a where cond else b;  the gradient goes to whichever side was picked."""
-
-    node_name = "WhereBackward0"
-
-    @staticmethod
-    def forward(ctx, cond, a, b):
-        ctx.save_for_backward(cond)
-        ctx.shapes = a.shape, b.shape
-        return a._new(a._xp.where(cond._data, a._data, b._data))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (cond,) = ctx.saved_tensors
-        zero = grad * 0.0
-        need_a, need_b = ctx.needs_input_grad[1:]
-        grad_a = where(cond, grad, zero).sum_to_size(ctx.shapes[0]) if need_a else None
-        grad_b = where(cond, zero, grad).sum_to_size(ctx.shapes[1]) if need_b else None
-        return None, grad_a, grad_b
-
-
-def where(condition, a, b):
-    if not is_tensor(a) and not is_tensor(b):  # two numbers: a float tensor like PyTorch's
-        from .. import dtypes
-
-        a = scalar_like(a, condition.to(dtypes.default_float))
-    a, b = binary_operands(a, b)
-    return Where.apply(condition, a, b)
 
 
 class Clone(Function):
@@ -381,9 +183,14 @@ class ToCopy(Function):
         return grad.to(dtypes.from_numpy(ctx.dtype), ctx.device), None, None
 
 
+def _shape_arg(shape) -> tuple:
+    """``f(2, 3)`` and ``f((2, 3))`` both mean the shape (2, 3)."""
+    return tuple(shape[0]) if len(shape) == 1 and not isinstance(shape[0], int) else tuple(shape)
+
+
 def reshape(x, *shape):
-    shape = tuple(shape[0]) if len(shape) == 1 and not isinstance(shape[0], int) else shape
-    return View.apply(x, shape)
+    """Same elements, new shape (one entry may be -1: inferred)."""
+    return View.apply(x, _shape_arg(shape))
 
 
 def transpose(x, dim0, dim1):
@@ -392,20 +199,38 @@ def transpose(x, dim0, dim1):
 
 
 def t(x):
+    """Transpose a matrix (a 0-d or 1-d tensor is returned as it is, still recorded)."""
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return T.apply(x, 0, 1) if x.ndim == 2 else x
+    return T.apply(x)
+
+
+def numpy_t(x):
+    """``x.T``: all dims reversed. PyTorch warns for anything but matrices (and scalars)."""
+    if x.ndim not in (0, 2):
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return Permute.apply(x, tuple(reversed(range(x.ndim))))
 
 
 def permute(x, *dims):
-    dims = tuple(dims[0]) if len(dims) == 1 and not isinstance(dims[0], int) else dims
+    dims = _shape_arg(dims)
     if len(dims) != x.ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
             f"equal to len(dims) = {len(dims)}"
         )
-    return Permute.apply(x, tuple(normalize_dim(d, x.ndim) for d in dims))
+    dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(x, dims)
 
 
 def unsqueeze(x, dim):
@@ -413,37 +238,56 @@ def unsqueeze(x, dim):
 
 
 def squeeze(x, dim=None):
+    """Drop dims of size 1: all of them, or those among ``dim`` (others are left alone)."""
     if dim is None:
-        return Squeeze.apply(x, None)
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    dims = tuple(d for d in (normalize_dim(d, x.ndim) for d in dims) if x.shape[d] == 1)
-    if not dims:
-        return View.apply(x, tuple(x.shape))
-    return SqueezeDim.apply(x, dims)
+        return Squeeze.apply(x, tuple(i for i, n in enumerate(x.shape) if n == 1))
+    if isinstance(dim, int):
+        d = normalize_dim(dim, x.ndim)
+        return SqueezeDim.apply(x, (d,) if x.ndim and x.shape[d] == 1 else ())
+    dims = tuple(normalize_dim(d, x.ndim) for d in dim)
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return SqueezeDims.apply(x, tuple(d for d in dims if x.ndim and x.shape[d] == 1))
 
 
 def expand(x, *shape):
-    shape = tuple(shape[0]) if len(shape) == 1 and not isinstance(shape[0], int) else shape
+    """Broadcast ``x`` to ``shape`` without copying (-1 keeps a dim's size)."""
+    shape = _shape_arg(shape)
     lead = len(shape) - x.ndim
-    shape = tuple(x.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-    return Expand.apply(x, shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand({x.type()}{{{list(x.shape)}}}, size={list(shape)}): the number of sizes "
+            f"provided ({len(shape)}) must be greater or equal to the number of dimensions in "
+            f"the tensor ({x.ndim})"
+        )
+    target = []
+    for i, s in enumerate(shape):
+        have = x.shape[i - lead] if i >= lead else None
+        if s == -1 and have is not None:
+            s = have
+        if have is not None and have != s and have != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({have}) at "
+                f"non-singleton dimension {i}.  Target sizes: {list(shape)}.  Tensor sizes: "
+                f"{list(x.shape)}"
+            )
+        target.append(s)
+    return Expand.apply(x, tuple(target))
 
 
 def flatten(x, start_dim=0, end_dim=-1):
+    """Merge dims ``start_dim..end_dim`` into one."""
     if x.ndim == 0:
         return reshape(x, (1,))
     start, end = normalize_dim(start_dim, x.ndim), normalize_dim(end_dim, x.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shape = x.shape
     middle = 1
     for s in shape[start:end + 1]:
         middle *= s
     return reshape(x, tuple(shape[:start]) + (middle,) + tuple(shape[end + 1:]))
-
-
-def select(x, dim, index):
-    key = [slice(None)] * x.ndim
-    key[normalize_dim(dim, x.ndim)] = index
-    return Select.apply(x, tuple(key))
 
 
 def clone(x):

@@ -3,6 +3,8 @@ clamp. Each docstring states the derivative the ``backward`` applies."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..autograd.function import Function
 
 
@@ -143,10 +145,12 @@ class Sigmoid(Function):
     @staticmethod
     def forward(ctx, x):
         xp, data = x._xp, x._data
-        # e^-|x| never overflows: the two branches are the same formula rearranged
-        e = xp.exp(-xp.abs(data))
-        y = xp.where(data >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(data.dtype, copy=False)
-        y = x._new(y)
+        # PyTorch's kernel, 1 / (1 + e^-x), so values match it bit for bit far more often;
+        # e^-x is taken in float64 and rounded, as close as NumPy gets to PyTorch's float32
+        # exp. For x < -88 it overflows to inf and y is 0, as in PyTorch.
+        with np.errstate(over="ignore"):
+            e = xp.exp(-data.astype(xp.float64)).astype(data.dtype, copy=False)
+        y = x._new(1.0 / (1.0 + e))
         ctx.save_for_backward(y)
         return y
 

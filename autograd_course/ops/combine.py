@@ -1,0 +1,173 @@
+"""Ops that combine tensors: ``cat`` and ``stack`` join them, ``where`` picks between two.
+
+Their backward splits the incoming gradient the way the forward combined the inputs: ``cat``
+cuts it into the same pieces, ``stack`` unstacks it, ``where`` sends each element to the side
+that was picked (the other side gets 0 there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from ._util import (
+    binary_operands,
+    broadcast_error,
+    is_tensor,
+    normalize_dim,
+    scalar_like,
+    scalar_type,
+)
+from .indexing import Slice
+
+
+class Cat(Function):
+    """Join tensors along a dim;  the gradient is cut into the same pieces."""
+
+    node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim = dim
+        ctx.sizes = [t.shape[dim] for t in tensors]
+        return tensors[0]._new(tensors[0]._xp.concatenate([t._data for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        pieces, start, lead = [], 0, (slice(None),) * ctx.dim
+        for size in ctx.sizes:
+            pieces.append(Slice.apply(grad, lead + (slice(start, start + size),)))
+            start += size
+        return (None, *pieces)
+
+
+class Stack(Function):
+    """Stack tensors along a new dim;  the gradient is unstacked."""
+
+    node_name = "StackBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim = dim
+        return tensors[0]._new(tensors[0]._xp.stack([t._data for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (None, *(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim])))
+
+
+def _same_device(tensors) -> None:
+    first = tensors[0]._device
+    for t in tensors[1:]:
+        if t._device != first:
+            raise RuntimeError(
+                "Expected all tensors to be on the same device, but found at least two devices, "
+                f"{first} and {t._device}!"
+            )
+
+
+def _promoted(tensors):
+    """All tensors in one dtype (PyTorch's cat/stack promote like ``+`` does)."""
+    dtype = tensors[0]._data.dtype
+    if all(t._data.dtype == dtype for t in tensors):
+        return tensors
+    from .. import dtypes
+
+    target = tensors[0]._xp.result_type(*(t._data.dtype for t in tensors))
+    return [t if t._data.dtype == target else t.to(dtypes.from_numpy(target)) for t in tensors]
+
+
+def cat(tensors, dim=0):
+    """Join tensors along an existing dim; every other dim must match."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    _same_device(tensors)
+    first = tensors[0]
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+        if t.ndim != first.ndim:
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {first.ndim} and {t.ndim}"
+            )
+    dim = normalize_dim(dim, first.ndim)
+    for i, t in enumerate(tensors):
+        for d in range(first.ndim):
+            if d != dim and t.shape[d] != first.shape[d]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{first.shape[d]} but got size {t.shape[d]} for tensor number {i} in the "
+                    "list."
+                )
+    return Cat.apply(dim, *_promoted(tensors))
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    """Join equal-shaped tensors along a new dim."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    _same_device(tensors)
+    for i, t in enumerate(tensors):
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} "
+                f"at entry 0 and {list(t.shape)} at entry {i}"
+            )
+    return Stack.apply(normalize_dim(dim, tensors[0].ndim + 1), *_promoted(tensors))
+
+
+class Where(Function):
+    """out = a where cond else b;  the gradient goes to whichever side was picked.
+
+    The condition is passed as its array, not as a tensor: it is not differentiable, and
+    PyTorch's node has edges for ``a`` and ``b`` only.
+    """
+
+    node_name = "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx, cond, a, b):
+        try:
+            np.broadcast_shapes(cond.shape, a.shape, b.shape)
+        except ValueError:
+            raise _where_broadcast_error(cond.shape, a.shape, b.shape) from None
+        ctx.cond, ctx.shapes = cond, (a.shape, b.shape)
+        return a._new(a._xp.where(cond, a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        cond = grad._new(ctx.cond)
+        need_a, need_b = ctx.needs_input_grad[1:]
+        grad_a = where(cond, grad, 0.0).sum_to_size(ctx.shapes[0]) if need_a else None
+        grad_b = where(cond, 0.0, grad).sum_to_size(ctx.shapes[1]) if need_b else None
+        return None, grad_a, grad_b
+
+
+def _where_broadcast_error(*shapes):
+    for i, a in enumerate(shapes):
+        for b in shapes[i + 1:]:
+            try:
+                np.broadcast_shapes(a, b)
+            except ValueError:
+                return broadcast_error(a, b)
+    return broadcast_error(shapes[0], shapes[1])
+
+
+def where(condition, a, b):
+    """Pick ``a`` where ``condition`` is True, else ``b`` (all three broadcast together)."""
+    if condition._data.dtype.kind != "b":
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{scalar_type(condition)}"
+        )
+    if not is_tensor(a) and not is_tensor(b):  # two numbers: a float tensor like PyTorch's
+        from .. import dtypes
+
+        a = scalar_like(a, condition.to(dtypes.default_float))
+    a, b = binary_operands(a, b)
+    return Where.apply(condition._data, a, b)

@@ -1,0 +1,287 @@
+"""Indexing: ``x[key]`` and its backward, done the way PyTorch records it.
+
+PyTorch splits a key into steps: every integer is a ``select`` (``SelectBackward0``), every
+slice that is not a whole dimension a ``slice`` (``SliceBackward0``), every ``None`` an
+``unsqueeze``; what is left (lists, integer or boolean tensors) is one advanced ``index``
+(``IndexBackward0``). We do the same, so ``x[0, 1:3]`` shows ``SliceBackward0 → SelectBackward0``
+exactly as in PyTorch, and so the advanced part follows PyTorch's placement rules.
+
+The backward of every step is the same idea: start from zeros of the input's shape and put the
+incoming gradient where the elements came from. Positions picked twice (``x[[0, 0]]``) receive
+the sum of their gradients, which is why the advanced case accumulates (``np.add.at``).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from ..autograd.function import Function
+from ._util import is_tensor, view_of
+
+
+class _Take(Function):
+    """y = x[key] for a NumPy-style ``key``;  dx = zeros with dy written (added) at ``key``."""
+
+    node_name = "IndexBackward0"
+    _basic = False  # a basic key (ints and slices) picks each element at most once
+
+    @classmethod
+    def forward(cls, ctx, x, key):
+        ctx.shape, ctx.key = x.shape, key
+        return view_of(x, x._data[key]) if cls._basic else x._new(x._data[key])
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        return IndexGrad.apply(grad, ctx.key, tuple(ctx.shape), cls._basic), None
+
+
+class Index(_Take):
+    """Advanced indexing: integer arrays and boolean masks."""
+
+    node_name = "IndexBackward0"
+
+
+class Select(_Take):
+    """One integer along one dim: the dim disappears."""
+
+    node_name = "SelectBackward0"
+    _basic = True
+
+
+class Slice(_Take):
+    """``start:stop:step`` along one dim."""
+
+    node_name = "SliceBackward0"
+    _basic = True
+
+
+class Alias(Function):
+    """``x[...]``: the same elements, a new tensor;  the gradient passes through."""
+
+    node_name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return view_of(x, x._data.view())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class IndexGrad(Function):
+    """out = zeros(shape); out[key] += g: the backward of indexing, itself differentiable
+    (its own backward is indexing again: d out / d g picks ``g``'s elements back out)."""
+
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, key, shape, basic):
+        ctx.key = key
+        xp = grad._xp
+        out = xp.zeros(shape, dtype=grad._data.dtype)
+        if basic:
+            out[key] = grad._data
+        else:
+            xp.add.at(out, key, grad._data)
+        return grad._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Index.apply(grad, ctx.key), None, None, None
+
+
+class IndexPut(Function):
+    """out = x with out[key] = value (``x[key] = v`` while recording; PyTorch's node is
+    ``IndexPutBackward0`` for keys of lists, tensors and masks).
+
+    dx = dout with zeros at ``key`` (those elements were overwritten); dvalue = dout[key],
+    summed back to ``value``'s shape when it was broadcast.
+    """
+
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, x, key, value):
+        ctx.key, ctx.value_shape = key, value.shape
+        out = x._data.copy()
+        out[key] = value._data
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_x, _, need_value = ctx.needs_input_grad
+        grad_x = grad_value = None
+        if need_x:
+            keep = grad._xp.ones(grad.shape, dtype=grad._data.dtype)
+            keep[ctx.key] = 0
+            grad_x = grad * grad._new(keep)
+        if need_value:
+            grad_value = Index.apply(grad, ctx.key).sum_to_size(ctx.value_shape)
+        return grad_x, None, grad_value
+
+
+class CopySlices(IndexPut):
+    """The same for keys with ints, slices or None: PyTorch writes into a view of ``x``."""
+
+    node_name = "CopySlices"
+
+
+def scatter_into_zeros(grad, index, dim: int, shape):
+    """Zeros of ``shape`` holding ``grad`` at ``index`` along ``dim`` (``max(dim)``'s backward)."""
+    grids = list(grad._xp.indices(index.shape, sparse=True))
+    grids[dim] = index
+    return IndexGrad.apply(grad, tuple(grids), tuple(shape), False)
+
+
+# --- turning a user's key into steps -------------------------------------------------------
+def _index_error(part) -> IndexError:
+    return IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+        f"valid indices (got {type(part).__name__})"
+    )
+
+
+def _convert(part, xp):
+    """One key entry as int, slice, None, Ellipsis or an index array on ``xp``."""
+    if part is None or part is Ellipsis or isinstance(part, slice):
+        return part
+    if isinstance(part, bool):
+        return xp.asarray(part)
+    if isinstance(part, numbers.Integral):
+        return int(part)
+    if is_tensor(part):
+        array = part._data
+    elif isinstance(part, (list, tuple)):
+        array = xp.asarray(part) if len(part) else xp.zeros(0, dtype=xp.int64)
+    elif hasattr(part, "dtype"):  # a NumPy (or CuPy) array
+        array = xp.asarray(part)
+    else:
+        raise _index_error(part)
+    if array.dtype.kind not in "biu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if array.ndim == 0 and array.dtype.kind != "b":
+        return int(array)  # a 0-d integer tensor indexes like a Python int
+    return array
+
+
+def _consumed(part) -> int:
+    """How many dims of the tensor one key entry uses up."""
+    if part is None or part is Ellipsis:
+        return 0
+    if hasattr(part, "dtype") and part.dtype.kind == "b":
+        return part.ndim
+    return 1
+
+
+def _check_advanced(array, dim: int, shape, ordinal: int) -> None:
+    if array.dtype.kind == "b":
+        mask_shape = list(array.shape)
+        tensor_shape = list(shape)
+        for i, n in enumerate(mask_shape):
+            if dim + i >= len(shape) or shape[dim + i] != n:
+                raise IndexError(
+                    f"The shape of the mask {mask_shape} at index {i} does not match the shape "
+                    f"of the indexed tensor {tensor_shape} at index {dim + i}"
+                )
+        return
+    size = shape[dim]
+    if array.size:
+        for bad in (int(array.max()), int(array.min())):
+            if not -size <= bad < size:
+                raise IndexError(
+                    f"index {bad} is out of bounds for dimension {ordinal} with size {size}"
+                )
+
+
+def getitem(x, key):
+    """``x[key]`` as PyTorch records it: select / slice / unsqueeze steps, then one index."""
+    from .shape import Unsqueeze
+
+    xp = x._xp
+    if isinstance(key, int) and not isinstance(key, bool):  # the common case, kept short
+        return _select(x, 0, key, 0)
+    if isinstance(key, slice):  # a lone slice is recorded even when it takes everything
+        if x.ndim == 0:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        return Slice.apply(x, key)
+    parts = [_convert(p, xp) for p in (key if isinstance(key, tuple) else (key,))]
+    used = sum(_consumed(p) for p in parts)
+    if used > x.ndim:
+        if x.ndim == 0 and isinstance(parts[0], int):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
+    out, dim, rest, advanced = x, 0, [], 0
+    for position, part in enumerate(parts):
+        if part is Ellipsis:
+            skip = x.ndim - used
+            rest += [slice(None)] * skip
+            dim += skip
+            used = x.ndim  # a second Ellipsis stands for nothing, as in PyTorch
+        elif part is None:
+            out = Unsqueeze.apply(out, dim)
+            rest.append(slice(None))
+            dim += 1
+        elif isinstance(part, int):
+            out = _select(out, dim, part, position)
+        elif isinstance(part, slice):
+            if part != slice(None):
+                out = Slice.apply(out, (slice(None),) * dim + (part,))
+            rest.append(slice(None))
+            dim += 1
+        elif part.ndim == 0:  # x[True]: a new dim of size 1, kept (True) or emptied (False)
+            out = Unsqueeze.apply(out, dim)
+            rest.append(part.reshape(1))
+            advanced += 1
+            dim += 1
+        else:
+            _check_advanced(part, dim, out.shape, advanced)
+            advanced += 1
+            rest.append(part)
+            dim += _consumed(part)
+    if advanced:
+        return Index.apply(out, tuple(rest))
+    return Alias.apply(out) if out is x else out
+
+
+def _select(x, dim: int, index: int, position: int):
+    if x.ndim == 0:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    size = x.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"index {index} is out of bounds for dimension {position} with size {size}"
+        )
+    # the trailing Ellipsis makes NumPy return a 0-d array view, not a copied scalar
+    return Select.apply(x, (slice(None),) * dim + (index, Ellipsis))
+
+
+def select(x, dim: int, index: int):
+    """``x.select(dim, index)``: the same as ``x[:, ..., index]`` with ``index`` at ``dim``."""
+    from ._util import normalize_dim
+
+    dim = normalize_dim(dim, x.ndim)
+    return _select(x, dim, index, dim)
+
+
+def key_data(key, xp):
+    """A key for NumPy-style writing (``x[key] = v``): tensors replaced by their arrays."""
+    parts = key if isinstance(key, tuple) else (key,)
+    converted = tuple(_convert(p, xp) for p in parts)
+    return converted if isinstance(key, tuple) else converted[0]
+
+
+def is_view_key(key) -> bool:
+    """Keys with an int, a slice that is not ``:``, or None write through a view of the tensor
+    (PyTorch's 'a view of a leaf' and CopySlices cases)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return any(p is None or (isinstance(p, numbers.Integral) and not isinstance(p, bool))
+               or (isinstance(p, slice) and (p != slice(None) or len(parts) == 1))
+               for p in parts)
+
+
+def is_whole_key(key) -> bool:
+    """``x[...] = v`` and ``x[()] = v`` write every element (PyTorch: fill_ or copy_)."""
+    return key is Ellipsis or (isinstance(key, tuple) and all(p is Ellipsis for p in key))

@@ -1,0 +1,163 @@
+"""Variance, standard deviation and vector norms, each one node as in PyTorch.
+
+With n elements reduced and ``x̄`` their mean:
+
+* var(x)  = Σ (x - x̄)² / (n - c)        d var / dx = 2 (x - x̄) / (n - c)
+* std(x)  = √var(x)                      d std / dx = (x - x̄) / ((n - c) · std)
+* ‖x‖_p   = (Σ |x|^p)^(1/p)              d ‖x‖ / dx = sign(x) |x|^(p-1) / ‖x‖^(p-1)
+
+``c`` is the correction (1 by default: the unbiased estimate). The x̄ terms of the variance's
+derivative cancel (Σ (x - x̄) = 0), which is why the formula is that short. Backward formulas
+use tensor ops, so second derivatives work.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..autograd.function import Function
+from ._util import scalar_type
+from .reduce import _dims, _restore
+
+
+def _count(shape, dims) -> int:
+    n = 1
+    for d in dims:
+        n *= shape[d]
+    return n
+
+
+class Var(Function):
+    """var(x) = Σ (x - x̄)² / (n - c);  dvar/dx = 2 (x - x̄) / (n - c)."""
+
+    node_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dims, correction, keepdim):
+        ctx.save_for_backward(x)
+        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        out = x._data.var(axis=dims, ddof=correction, keepdims=keepdim)
+        return x._new(x._xp.asarray(out, dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        dims = ctx.dims
+        centered = x - x.mean(dims, keepdim=True)
+        scale = 2.0 / (_count(x.shape, dims) - ctx.correction)
+        return _restore(grad, x.shape, dims, ctx.keepdim) * centered * scale, None, None, None
+
+
+class Std(Function):
+    """std(x) = √var(x);  dstd/dx = (x - x̄) / ((n - c) · std)  (0 where std = 0)."""
+
+    node_name = "StdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dims, correction, keepdim):
+        out = x._new(x._xp.asarray(x._data.std(axis=dims, ddof=correction, keepdims=keepdim),
+                                   dtype=x._data.dtype))
+        ctx.save_for_backward(x, out)
+        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .combine import where
+
+        x, out = ctx.saved_tensors
+        dims, keepdim = ctx.dims, ctx.keepdim
+        out = _restore(out, x.shape, dims, keepdim)
+        grad = _restore(grad, x.shape, dims, keepdim)
+        safe = where(out == 0, 1.0, out)  # PyTorch: no gradient where std is 0
+        grad = where(out == 0, 0.0, grad / safe)
+        centered = x - x.mean(dims, keepdim=True)
+        return grad * centered / (_count(x.shape, dims) - ctx.correction), None, None, None
+
+
+class Norm(Function):
+    """‖x‖_p over ``dims``;  d‖x‖/dx = sign(x) |x|^(p-1) / ‖x‖^(p-1).
+
+    Special cases follow PyTorch: p = 1 gives sign(x); p = ∞ shares the gradient evenly among
+    the elements of largest magnitude; where the norm is 0 the gradient is 0.
+    """
+
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, p, dims, keepdim):
+        xp, data = x._xp, x._data
+        magnitude = xp.abs(data)
+        if p == math.inf:
+            out = magnitude.max(axis=dims, keepdims=keepdim)
+        elif p == 2:
+            out = xp.sqrt((data * data).sum(axis=dims, keepdims=keepdim))
+        elif p == 1:
+            out = magnitude.sum(axis=dims, keepdims=keepdim)
+        elif p == 0:
+            out = (data != 0).sum(axis=dims, keepdims=keepdim)
+        else:
+            out = (magnitude ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+        out = x._new(xp.asarray(out, dtype=data.dtype))
+        ctx.save_for_backward(x, out)
+        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .combine import where
+
+        x, out = ctx.saved_tensors
+        p, dims = ctx.p, ctx.dims
+        out = _restore(out, x.shape, dims, ctx.keepdim)
+        grad = _restore(grad, x.shape, dims, ctx.keepdim)
+        if p == 0:
+            return x * 0.0, None, None, None
+        if p == 1:
+            return grad * x.sign(), None, None, None
+        if p == math.inf:
+            winners = (x.abs() == out).to(grad.dtype)
+            share = grad / winners.sum(dims, keepdim=True)
+            return share * winners * x.sign(), None, None, None
+        zero = out == 0
+        scaled = where(zero, 0.0, grad / where(zero, 1.0, out ** (p - 1)))
+        if p == 2:
+            return x * scaled, None, None, None
+        return x * x.abs() ** (p - 2) * scaled, None, None, None
+
+
+_VAR_DTYPE = "std and var only support floating point and complex dtypes"
+
+
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Variance over ``dim`` (all dims when None); unbiased (n - 1) unless told otherwise."""
+    _floating(x, _VAR_DTYPE)
+    return Var.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
+
+
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Standard deviation: the square root of ``var``."""
+    _floating(x, _VAR_DTYPE)
+    return Std.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
+
+
+def norm(x, p=2, dim=None, keepdim=False):
+    """The p-norm of the flattened tensor, or of each slice along ``dim``; ``p='fro'`` is 2."""
+    if p == "fro" or p is None:
+        p = 2
+    if isinstance(p, str):
+        raise RuntimeError(f"norm(): unsupported norm type {p!r}")
+    _floating(x, "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                 "Got {}")
+    return Norm.apply(x, float(p), _dims(dim, x.ndim), keepdim)
+
+
+def _floating(x, message: str) -> None:
+    if x._data.dtype.kind not in "fc":
+        raise RuntimeError(message.format(scalar_type(x)))
