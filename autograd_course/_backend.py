@@ -66,18 +66,38 @@ def cupy():
     global _cupy
     if _cupy is None:
         try:
-            _cupy = importlib.import_module("cupy")
+            module = importlib.import_module("cupy")
         except ImportError as err:
             raise RuntimeError(
                 "CUDA tensors need CuPy, which is not installed. Install the GPU extra with "
                 "`pip install -e .[gpu]` (it brings cupy-cuda12x), or keep tensors on the CPU."
             ) from err
+        from .random import initial_seed
+
+        _cupy = module
+        seed_cuda(initial_seed())  # as if manual_seed had seeded it too: runs repeat
     return _cupy
+
+
+def seed_cuda(seed: int) -> None:
+    """Seed CuPy's generator, when CuPy is loaded (``manual_seed`` seeds every device)."""
+    if _cupy is not None:
+        _cupy.random.seed(int(seed) % 2**64)
 
 
 def array_module(dev: device):
     """NumPy for the CPU, CuPy for CUDA: the module ops call for array maths."""
     return np if dev is CPU else cupy()
+
+
+def create(dev: device, name: str, *args, **kwargs):
+    """``xp.<name>(*args)`` on ``dev``. CuPy allocates on the *current* GPU, so ``dev`` is
+    made current while the array is created."""
+    if dev is CPU:
+        return getattr(np, name)(*args, **kwargs)
+    cp = cupy()
+    with cp.cuda.Device(dev.index):
+        return getattr(cp, name)(*args, **kwargs)
 
 
 def cuda_available() -> bool:

@@ -12,29 +12,40 @@ import numpy as np
 
 from . import _backend, dtypes
 from . import random as _random
+from .autograd import grad_mode
 from .tensor import Tensor
 
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # PyTorch promotes across these first
 
-def _infer_dtype(data):
-    """PyTorch's inference: any float -> float32, else any int -> int64, else bool."""
-    if isinstance(data, np.ndarray):
-        return dtypes.from_numpy(data.dtype).numpy
-    if isinstance(data, np.generic):
-        return data.dtype if data.dtype.kind != "f" else np.dtype(data.dtype)
-    flat = np.asarray(data, dtype=object).ravel() if not isinstance(data, numbers.Number) \
-        else [data]
-    kinds = {("b" if isinstance(v, (bool, np.bool_)) else
-              "i" if isinstance(v, numbers.Integral) else
-              "c" if isinstance(v, complex) else "f") for v in flat}
-    if "c" in kinds:
-        return np.dtype(np.complex64)
-    if "f" in kinds:
-        return dtypes.default_float.numpy
-    if "i" in kinds:
-        return np.dtype(np.int64)
-    if "b" in kinds:
+
+def _element_dtype(value) -> np.dtype:
+    """The dtype one element brings: NumPy values their own, Python numbers the defaults."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.dtype
+    if isinstance(value, Tensor):
+        return value._data.dtype
+    if isinstance(value, bool):
         return np.dtype(np.bool_)
-    return dtypes.default_float.numpy  # empty list
+    if isinstance(value, numbers.Integral):
+        return np.dtype(np.int64)
+    if isinstance(value, numbers.Real):
+        return dtypes.default_float.numpy
+    if isinstance(value, numbers.Complex):
+        return np.dtype(np.complex64)
+    raise TypeError(f"Could not infer dtype of {type(value).__name__}")
+
+
+def _infer_dtype(data) -> np.dtype:
+    """PyTorch's inference: Python floats -> float32, ints -> int64, bools -> bool; NumPy
+    values keep their dtype. Mixed elements: the highest category wins (bool < int < float
+    < complex), and within it the widest dtype (so [np.float64(1), 2.] is float64)."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return dtypes.from_numpy(data.dtype).numpy
+    found = {_element_dtype(v) for v in _flat(data)}
+    if not found:
+        return dtypes.default_float.numpy  # an empty list
+    top = max(_CATEGORY[d.kind] for d in found)
+    return np.result_type(*(d for d in found if _CATEGORY[d.kind] == top))
 
 
 def _to_array(data, dtype, device):
@@ -66,6 +77,8 @@ def _nested_values(data):
 
 def _finish(array, device, requires_grad) -> Tensor:
     t = Tensor._wrap(array, device)
+    if grad_mode.state.inference:
+        t._inference = True
     if requires_grad:
         if array.dtype.kind not in "fc":
             raise RuntimeError(
@@ -110,8 +123,8 @@ def _shape(size) -> tuple:
 def _filled(fill, size, dtype, device, requires_grad, default=None):
     dev = _backend.as_device(device)
     np_dtype = dtypes.to_numpy(dtype or default or dtypes.default_float)
-    xp = _backend.array_module(dev)
-    return _finish(xp.full(_shape(size), fill, dtype=np_dtype), dev, requires_grad)
+    return _finish(_backend.create(dev, "full", _shape(size), fill, dtype=np_dtype), dev,
+                   requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -133,8 +146,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     dev = _backend.as_device(device)
-    xp = _backend.array_module(dev)
-    array = xp.eye(n, n if m is None else m, dtype=dtypes.to_numpy(dtype or dtypes.float32))
+    array = _backend.create(dev, "eye", n, n if m is None else m,
+                            dtype=dtypes.to_numpy(dtype or dtypes.float32))
     return _finish(array, dev, requires_grad)
 
 
@@ -144,14 +157,14 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         dtype = dtypes.from_numpy(_infer_dtype([start, end, step]))
     dev = _backend.as_device(device)
-    xp = _backend.array_module(dev)
-    return _finish(xp.arange(start, end, step, dtype=dtypes.to_numpy(dtype)), dev, requires_grad)
+    array = _backend.create(dev, "arange", start, end, step, dtype=dtypes.to_numpy(dtype))
+    return _finish(array, dev, requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     dev = _backend.as_device(device)
-    xp = _backend.array_module(dev)
-    array = xp.linspace(start, end, steps, dtype=dtypes.to_numpy(dtype or dtypes.float32))
+    array = _backend.create(dev, "linspace", start, end, steps,
+                            dtype=dtypes.to_numpy(dtype or dtypes.float32))
     return _finish(array, dev, requires_grad)
 
 
@@ -178,6 +191,12 @@ def full_like(x, fill_value, *, dtype=None, device=None, requires_grad=False) ->
 
 
 # --- random tensors: the numbers come from PyTorch's own algorithms (see random.py) --------
+def manual_seed(seed: int):
+    """Seed the CPU generator (PyTorch's numbers) and CuPy's, like ``torch.manual_seed``."""
+    _backend.seed_cuda(seed)
+    return _random.manual_seed(seed)
+
+
 def _random_tensor(array, device, requires_grad):
     dev = _backend.as_device(device)
     if dev is not _backend.CPU:

@@ -12,3 +12,11 @@ def is_available() -> bool:
 
 def device_count() -> int:
     return _backend.cupy().cuda.runtime.getDeviceCount() if is_available() else 0
+
+
+def manual_seed(seed: int) -> None:
+    """Seed CuPy's generator (does nothing until CuPy is loaded, like PyTorch without CUDA)."""
+    _backend.seed_cuda(seed)
+
+
+manual_seed_all = manual_seed

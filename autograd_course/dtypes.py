@@ -69,8 +69,8 @@ def to_numpy(d) -> np.dtype:
     """Accept our dtype, a NumPy dtype or a Python type and return the NumPy dtype."""
     if isinstance(d, dtype):
         return d.numpy
-    if d is builtins.float:
-        return default_float.numpy
+    if d is builtins.float:  # PyTorch: dtype=float means float64 (a Python float's precision)
+        return float64.numpy
     if d is builtins.int:
         return int64.numpy
     if d is builtins.bool:

@@ -7,7 +7,8 @@ the operation that produced it (``None`` for tensors the user created: the leave
 Everything else here is bookkeeping that PyTorch users rely on: ``requires_grad`` and its
 rules, a version counter that catches in-place changes to saved tensors, hooks, and
 conversions. The maths lives in ``autograd_course.ops``; the operator methods
-(``+``, ``exp``, ``sum``...) come from ``TensorMath`` in ``_tensor_math.py``.
+(``+``, ``exp``, ``sum``...) come from ``TensorMath`` in ``_tensor_math.py``, and shape, dtype,
+device and conversions (``to``, ``item``, ``numpy``...) from ``_tensor_convert.py``.
 """
 
 from __future__ import annotations
@@ -15,24 +16,13 @@ from __future__ import annotations
 import warnings
 import weakref
 
-import numpy as np
-
 from . import _backend, dtypes
+from ._tensor_convert import Size, TensorConversions, _c_name, _type_name
 from ._tensor_math import TensorMath
 from ._tensor_str import tensor_repr
 from .autograd.function import AccumulateGrad, _RemovableHandle
 
-
-class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
-
-    def __repr__(self) -> str:
-        return f"torch.Size({list(self)})"
-
-    __str__ = __repr__
-
-    def numel(self) -> int:
-        return int(np.prod(self, dtype=np.int64))
+__all__ = ["Size", "Tensor", "_type_name"]  # Size and _type_name are used from here too
 
 
 class _VersionCounter:
@@ -53,14 +43,29 @@ _NON_LEAF_GRAD_WARNING = (
 )
 
 
-class Tensor(TensorMath):
+_VIEW_NODES = frozenset({
+    "ViewBackward0", "TransposeBackward0", "TBackward0", "PermuteBackward0",
+    "UnsqueezeBackward0", "SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2",
+    "SqueezeBackward4",
+    "ExpandBackward0", "SelectBackward0", "SliceBackward0", "AliasBackward0",
+})
+_DETACH_VIEW_MESSAGE = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
+    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
+    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution."
+)
+
+
+class Tensor(TensorMath, TensorConversions):
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = (
         "_data", "_device", "_requires_grad", "grad_fn", "_grad", "_output_nr",
         "_version_counter", "_hooks", "_retains_grad", "_accumulator_ref", "name",
-        "__weakref__",
-    )
+        "_inference", "__weakref__",
+    )  # _inference is only ever set under inference_mode (unset reads as False)
     __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
 
     def __init__(self, data=None, *, dtype=None, device=None, requires_grad: bool = False):
@@ -127,6 +132,10 @@ class Tensor(TensorMath):
         self.requires_grad = requires_grad
         return self
 
+    def is_inference(self) -> bool:
+        """True for tensors made under ``inference_mode``."""
+        return getattr(self, "_inference", False)
+
     @property
     def is_leaf(self) -> bool:
         """Leaves are tensors no recorded operation made; only they get ``.grad`` by default."""
@@ -153,6 +162,16 @@ class Tensor(TensorMath):
                     f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
                     "tensor are the same size"
                 )
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_c_name(value._data.dtype)}' "
+                    f"to a tensor with grad_dtype '{_type_name(self._data.dtype)[6:-6]}'. The "
+                    "gradient must match the tensor's grad_dtype (defaults to the tensor's "
+                    "dtype). You can set the tensor's grad_dtype attribute with a specific "
+                    "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
+                    "the dtypes of a tensor and its gradient may break downstream systems that "
+                    "assume they match."
+                )
         self._grad = value
 
     @property
@@ -165,17 +184,7 @@ class Tensor(TensorMath):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return  # leaves keep their gradient anyway
-        me = weakref.ref(self)  # a weak reference: the graph must not keep its outputs alive
-
-        def keep(grad):
-            tensor = me()
-            if tensor is not None:
-                if tensor._grad is None:
-                    tensor._grad = grad.detach().clone()
-                else:
-                    tensor._grad = tensor._grad + grad.detach()
-
-        self.grad_fn.register_prehook(keep, self._output_nr)
+        self.grad_fn.register_prehook(_RetainGrad(self), self._output_nr)
         self._retains_grad = True
 
     def register_hook(self, hook):
@@ -218,7 +227,13 @@ class Tensor(TensorMath):
         return out
 
     def detach_(self) -> Tensor:
-        """Cut this tensor out of the graph in place: it becomes a leaf without grad."""
+        """Cut this tensor out of the graph in place: it becomes a leaf without grad.
+
+        Views are refused, as in PyTorch (their base would still see the graph). We know a
+        tensor is a view from the op that recorded it, so untracked views are not caught.
+        """
+        if self.grad_fn is not None and self.grad_fn.name() in _VIEW_NODES:
+            raise RuntimeError(_DETACH_VIEW_MESSAGE)
         self.grad_fn, self._requires_grad = None, False
         return self
 
@@ -246,169 +261,8 @@ class Tensor(TensorMath):
     def _bump_version(self) -> None:
         self._version_counter.value += 1
 
-    # --- shape, type, device ----------------------------------------------------------------
-    @property
-    def shape(self) -> Size:
-        return Size(self._data.shape)
-
-    def size(self, dim: int | None = None):
-        return self.shape if dim is None else self._data.shape[dim]
-
-    def dim(self) -> int:
-        return self._data.ndim
-
-    @property
-    def ndim(self) -> int:
-        return self._data.ndim
-
-    def numel(self) -> int:
-        return int(self._data.size)
-
-    nelement = numel
-
-    def element_size(self) -> int:
-        return self._data.itemsize
-
-    @property
-    def dtype(self) -> dtypes.dtype:
-        return dtypes.from_numpy(self._data.dtype)
-
-    def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
-
-    @property
-    def device(self) -> _backend.device:
-        return self._device
-
-    @property
-    def is_cuda(self) -> bool:
-        return self._device.type == "cuda"
-
-    @property
-    def _xp(self):
-        """NumPy or CuPy: the array module for this tensor's device."""
-        return _backend.array_module(self._device)
-
-    def data_ptr(self) -> int:
-        """Address of the first element: equal for tensors that share memory."""
-        return _backend.data_ptr(self._data)
-
-    def to(self, *args, dtype=None, device=None, copy: bool = False) -> Tensor:
-        """Move and/or cast: ``to('cuda')``, ``to(ag.float64)``, ``to(other_tensor)``."""
-        for arg in args:
-            if isinstance(arg, dtypes.dtype):
-                dtype = arg
-            elif isinstance(arg, Tensor):
-                dtype, device = arg.dtype, arg.device
-            else:
-                device = arg
-        dev = self._device if device is None else _backend.as_device(device)
-        np_dtype = self._data.dtype if dtype is None else dtypes.to_numpy(dtype)
-        if dev == self._device and np_dtype == self._data.dtype and not copy:
-            return self
-        from .ops.shape import ToCopy
-
-        return ToCopy.apply(self, np_dtype, dev)
-
-    def cpu(self) -> Tensor:
-        return self.to("cpu")
-
-    def cuda(self, device=None) -> Tensor:
-        return self.to("cuda" if device is None else _backend.device("cuda", device))
-
-    def float(self) -> Tensor:
-        return self.to(dtypes.float32)
-
-    def double(self) -> Tensor:
-        return self.to(dtypes.float64)
-
-    def half(self) -> Tensor:
-        return self.to(dtypes.float16)
-
-    def long(self) -> Tensor:
-        return self.to(dtypes.int64)
-
-    def int(self) -> Tensor:
-        return self.to(dtypes.int32)
-
-    def bool(self) -> Tensor:
-        return self.to(dtypes.bool)
-
-    def type(self, dtype=None):
-        if dtype is None:
-            return _type_name(self._data.dtype)
-        return self.to(dtype)
-
-    # --- leaving the tensor world -----------------------------------------------------------
-    def numpy(self) -> np.ndarray:
-        """The NumPy array itself (shared memory), for tensors outside autograd on the CPU."""
-        if self._requires_grad:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead."
-            )
-        if self._device is not _backend.CPU:
-            raise TypeError(
-                f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() "
-                "to copy the tensor to host memory first."
-            )
-        return self._data
-
-    def item(self):
-        """The single value of a one-element tensor, as a Python number."""
-        if self._data.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
-            )
-        return _backend.to_numpy(self._data).reshape(()).item()
-
-    def tolist(self):
-        return _backend.to_numpy(self._data).tolist()
-
-    def __float__(self) -> float:
-        return float(self._one_value("float"))
-
-    def __int__(self) -> int:
-        return int(self._one_value("int"))
-
-    def __index__(self) -> int:
-        if self._data.dtype.kind not in "iub" or self._data.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
-    def __bool__(self) -> bool:
-        if self._data.size != 1:
-            raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous"
-            )
-        return bool(self.item())
-
-    def _one_value(self, kind: str):
-        if self._data.size != 1:
-            raise TypeError("only one element tensors can be converted to Python scalars")
-        return self.item()
-
-    def __len__(self) -> int:
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
-
     def __hash__(self) -> int:
         return id(self)
-
-    def __array__(self, dtype=None, copy=None):
-        if self._requires_grad:  # NumPy would otherwise silently leave autograd
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead."
-            )
-        array = _backend.to_numpy(self._data)
-        return array if dtype is None else array.astype(dtype)
 
     def __repr__(self) -> str:
         fn = self.grad_fn
@@ -425,15 +279,27 @@ class Tensor(TensorMath):
         return (_rebuild, (_backend.to_numpy(self._data), str(self._device), self._requires_grad))
 
 
+class _RetainGrad:
+    """The hook ``retain_grad()`` adds: store the gradient in ``.grad``. The engine runs it
+    after the tensor's other hooks (as PyTorch does), so ``.grad`` shows their changes."""
+
+    __slots__ = ("tensor",)
+    runs_last = True
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = weakref.ref(tensor)  # weak: the graph must not keep its outputs alive
+
+    def __call__(self, grad) -> None:
+        tensor = self.tensor()
+        if tensor is not None:
+            if tensor._grad is None:
+                tensor._grad = grad.detach().clone()
+            else:
+                tensor._grad = tensor._grad + grad.detach()
+
+
 def _rebuild(array, device, requires_grad):
     t = Tensor._wrap(_backend.to_device(array, _backend.as_device(device)),
                      _backend.as_device(device))
     t._requires_grad = requires_grad
     return t
-
-
-def _type_name(np_dtype) -> str:
-    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-             "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-    return f"torch.{names[str(np_dtype)]}Tensor"
-

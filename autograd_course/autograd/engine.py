@@ -15,11 +15,13 @@
 from __future__ import annotations
 
 import heapq
+import itertools
 import warnings
 
 from .._backend import array_module
 from . import grad_mode
-from .function import AccumulateGrad
+from .function import AccumulateGrad, Function
+from .function import _Tensor as _tensor_class
 
 _tracers: list = []  # callbacks that watch the engine run: viz.backward_steps uses this
 
@@ -59,6 +61,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     capture = None
     if inputs is not None:
         inputs = (inputs,) if not isinstance(inputs, (list, tuple)) else tuple(inputs)
+        for t in inputs:
+            if t.grad_fn is not None:
+                t.retain_grad()  # PyTorch: a non-leaf in ``inputs`` gets its .grad this way
         capture = {_capture_point(t): t for t in inputs}
     _run(tensors, grads, retain_graph, create_graph, capture=capture, accumulate=True)
 
@@ -95,12 +100,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 # --- the roots ------------------------------------------------------------------------------
 def _roots(tensors, grads):
     """Check the outputs and the gradients given for them; make the implicit ones."""
-    from ..tensor import Tensor, Size
-
+    Tensor = _tensor_class()
     tensors = (tensors,) if isinstance(tensors, Tensor) else tuple(tensors)
     if grads is None or isinstance(grads, Tensor):
         grads = (grads,) * len(tensors) if grads is None else (grads,)
     grads = tuple(grads)
+    if len(grads) != len(tensors) and all(isinstance(g, Tensor) or g is None for g in grads):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     made = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if not t.requires_grad:
@@ -114,10 +120,10 @@ def _roots(tensors, grads):
         elif not isinstance(g, Tensor):
             kind = type(g[0] if isinstance(g, (list, tuple)) and g else g).__name__
             raise TypeError(f"gradients can be either Tensors or None, but got {kind}")
-        elif g.shape != t.shape:
+        elif g._data.shape != t._data.shape:
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g.shape)!r} and "
-                f"output[{i}] has a shape of {Size(t.shape)!r}."
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
+                f"output[{i}] has a shape of {t.shape!r}."
             )
         elif g._data.dtype != t._data.dtype:
             g = g.to(t.dtype)
@@ -132,7 +138,12 @@ def _capture_point(t):
 
 # --- ordering --------------------------------------------------------------------------------
 def _topological_order(root_nodes):
-    """Every node reachable from the roots, each after all the nodes that feed it gradients."""
+    """Every node reachable from the roots, each after all the nodes that feed it gradients.
+
+    Among the nodes ready at the same time the newest runs first, and a leaf's
+    ``AccumulateGrad`` before any of them (in the order they became ready): PyTorch's
+    priorities, so hooks fire in the same order as there.
+    """
     dependencies = {}
     stack = list(root_nodes)
     seen = set(stack)
@@ -145,7 +156,8 @@ def _topological_order(root_nodes):
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
-    ready = [(-n._seq, id(n), n) for n in seen if n not in dependencies]
+    ticket = itertools.count()
+    ready = [_priority(n, ticket) for n in root_nodes if n not in dependencies]
     heapq.heapify(ready)
     order = []
     while ready:
@@ -156,50 +168,65 @@ def _topological_order(root_nodes):
                 continue
             dependencies[nxt] -= 1
             if dependencies[nxt] == 0:
-                heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
+                heapq.heappush(ready, _priority(nxt, ticket))
     return order
 
 
-def _needed(order, capture):
-    """For ``grad``: the nodes on some path to a captured input (the rest need not run)."""
-    targets = {node for node, _ in capture}
+def _priority(node, ticket) -> tuple:
+    first = _LEAVES_FIRST if type(node) is AccumulateGrad else -node._seq
+    return (first, next(ticket), node)
+
+
+_LEAVES_FIRST = float("-inf")
+
+
+def _needed(order, targets):
+    """With ``inputs`` given: the nodes that must run, those with a target below them.
+
+    A target's own node need not run (its gradient is caught on the way in), so graphs
+    above a caught non-leaf keep their saved tensors, as in PyTorch.
+    """
     needed = set()
     for node in reversed(order):
-        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
-            needed.add(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None and (nxt in targets or nxt in needed):
+                needed.add(node)
+                break
     return needed
 
 
 # --- running ---------------------------------------------------------------------------------
 def _run(roots, root_grads, retain_graph, create_graph, capture, accumulate):
+    """Run the backward pass; return the gradients caught at the ``capture`` points."""
     buffers: dict = {}
     for t, g in zip(roots, root_grads):
         node, nr = _capture_point(t)
-        _add_to_buffer(buffers, node, nr, g, len(getattr(node, "_output_meta", (None,))))
+        _add_to_buffer(buffers, node, nr, g, len(node._output_meta))
     order = _topological_order(list(buffers))
-    needed = _needed(order, capture) if not accumulate and capture else None
+    targets = needed = None
+    if capture is not None:
+        targets = {node for node, _ in capture}
+        needed = _needed(order, targets)
     captured = {}
     enabled = grad_mode.state.enabled
     grad_mode.state.enabled = create_graph  # backward formulas are recorded only if asked
     try:
         for node in order:
             grads = buffers.pop(node, None)
-            if needed is not None and node not in needed:
-                continue
-            if grads is None:
+            if grads is None or (needed is not None and node not in needed
+                                 and node not in targets):
                 continue
             if node._pre_hooks:
                 grads = _run_prehooks(node, grads)
+            if type(node) is AccumulateGrad:
+                _leaf(node, grads, capture, captured, accumulate, create_graph)
+                continue
             if capture is not None:
                 for nr, g in enumerate(grads):
                     if (node, nr) in capture:
                         captured[(node, nr)] = g
-            if type(node) is AccumulateGrad:
-                if accumulate and (capture is None or (node, 0) in capture):
-                    _accumulate(node.variable, grads[0], create_graph)
-                for tracer in _tracers:
-                    tracer(node, grads, ())
-                continue
+                if node not in needed:
+                    continue
             grad_inputs = _call_backward(node, grads)
             if not retain_graph:
                 node._release()
@@ -207,10 +234,26 @@ def _run(roots, root_grads, retain_graph, create_graph, capture, accumulate):
                 tracer(node, grads, grad_inputs)
             for (nxt, nr), g in zip(node.next_functions, grad_inputs):
                 if nxt is not None and g is not None:
-                    _add_to_buffer(buffers, nxt, nr, g, len(getattr(nxt, "_output_meta", (0,))))
+                    _add_to_buffer(buffers, nxt, nr, g, len(nxt._output_meta))
     finally:
         grad_mode.state.enabled = enabled
     return captured
+
+
+def _leaf(node, grads, capture, captured, accumulate, create_graph) -> None:
+    """At a leaf: run its hooks, then hand the gradient back (``grad``) or into ``.grad``."""
+    leaf, grad = node.variable, grads[0]
+    for hook in leaf._hooks or ():
+        result = hook(grad)
+        if result is not None:
+            grad = result
+    wanted = capture is None or (node, 0) in capture
+    if capture is not None and wanted:
+        captured[(node, 0)] = grad
+    if accumulate and wanted:
+        _accumulate(leaf, grad, create_graph)
+    for tracer in _tracers:
+        tracer(node, grads, ())
 
 
 def _add_to_buffer(buffers, node, nr, grad, n_outputs):
@@ -221,8 +264,10 @@ def _add_to_buffer(buffers, node, nr, grad, n_outputs):
 
 
 def _run_prehooks(node, grads):
+    """A tensor's hooks in registration order; ``retain_grad``'s last, to see their result."""
     grads = list(grads)
-    for nr, hook in list(node._pre_hooks):
+    hooks = sorted(node._pre_hooks, key=lambda entry: getattr(entry[1], "runs_last", False))
+    for nr, hook in hooks:
         if grads[nr] is not None:
             result = hook(grads[nr])
             if result is not None:
@@ -231,27 +276,30 @@ def _run_prehooks(node, grads):
 
 
 def _call_backward(node, grads):
-    """Run one node's backward and check what it returned against its inputs."""
-    from ..tensor import Tensor
+    """Run one node's backward and check what it returned against its inputs.
 
-    if any(g is None for g in grads):  # an output that received no gradient gets zeros, as in PyTorch
-        xp = array_module(node._device)
-        grads = [
-            g if g is not None else Tensor._wrap(xp.zeros(meta[0], dtype=meta[1]), node._device)
-            for g, meta in zip(grads, node._output_meta)
-        ]
+    Runs once per node, so the checks are plain comparisons on the arrays' own shapes.
+    """
+    for g in grads:
+        if g is None:  # an output that received no gradient gets zeros, as in PyTorch
+            grads = _zeros_for_missing(node, grads)
+            break
     result = node._forward_cls.backward(node, *grads)
-    result = result if isinstance(result, tuple) else (result,)
+    if type(result) is not tuple:
+        result = (result,)
     meta = node._input_meta
-    if len(result) > len(meta) and all(r is None for r in result[len(meta):]):
-        result = result[: len(meta)]  # extra trailing Nones are allowed
     if len(result) != len(meta):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {len(meta)}, got {len(result)})"
-        )
+        if len(result) > len(meta) and all(r is None for r in result[len(meta):]):
+            result = result[: len(meta)]  # extra trailing Nones are allowed
+        else:
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients "
+                f"(expected {len(meta)}, got {len(result)})"
+            )
+    Tensor = _tensor_class()
     grad_inputs = []
-    for i, (g, m) in enumerate(zip(result, meta)):
+    for i, g in enumerate(result):
+        m = meta[i]
         if g is None:
             if m is not None:
                 grad_inputs.append(None)
@@ -264,17 +312,27 @@ def _call_backward(node, grads):
                 f"{i + 1}, but the corresponding forward input was not a Variable"
             )
         shape, dtype = m
-        if g.shape != shape:
-            if not _can_sum_to(g.shape, shape):
+        data = g._data
+        if data.shape != shape:
+            if not _can_sum_to(data.shape, shape):
                 raise RuntimeError(
                     f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                    f"{list(g.shape)} but expected shape compatible with {list(shape)}"
+                    f"{list(data.shape)} but expected shape compatible with {list(shape)}"
                 )
             g = g.sum_to_size(shape)
-        if g._data.dtype != dtype:
+        if data.dtype != dtype:
             g = g.to(dtype)
         grad_inputs.append(g)
     return grad_inputs
+
+
+def _zeros_for_missing(node, grads):
+    xp = array_module(node._device)
+    wrap = _tensor_class()._wrap
+    return [
+        wrap(xp.zeros(meta[0], dtype=meta[1]), node._device) if g is None and meta else g
+        for g, meta in zip(grads, node._output_meta)
+    ]
 
 
 def _can_sum_to(shape, target) -> bool:
@@ -285,15 +343,29 @@ def _can_sum_to(shape, target) -> bool:
     return all(t == s or t == 1 for t, s in zip(target, tail))
 
 
+class _CopyGrad(Function):
+    """``.grad = copy of grad`` under ``create_graph``: PyTorch records it as CopyBackwards."""
+
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, destination, grad):
+        return grad._detached_copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None, grad
+
+
 def _accumulate(leaf, grad, create_graph):
-    """``AccumulateGrad``: run the leaf's hooks, then add into ``leaf.grad`` (in place)."""
-    for hook in leaf._hooks or ():
-        result = hook(grad)
-        if result is not None:
-            grad = result
+    """``AccumulateGrad``: add into ``leaf.grad`` (in place, so it stays the same object)."""
     if leaf._grad is None:
         # the engine may hand the same gradient tensor to several places: keep a private copy
-        leaf._grad = grad if create_graph else grad._detached_copy()
+        # (recorded, as PyTorch's CopyBackwards, when the gradient is itself differentiable)
+        if create_graph and grad._requires_grad:
+            leaf._grad = _CopyGrad.apply(None, grad)
+        else:
+            leaf._grad = grad._detached_copy()
     elif create_graph:
         leaf._grad = leaf._grad + grad
     else:

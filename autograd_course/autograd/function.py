@@ -49,6 +49,7 @@ class Node:
     """
 
     __slots__ = ("next_functions", "_seq", "_pre_hooks", "_released", "__dict__", "__weakref__")
+    _output_meta: tuple = (None,)  # (shape, dtype) per output; one output unless recorded
 
     def __init__(self) -> None:
         self.next_functions: tuple = ()
@@ -106,12 +107,17 @@ class BackwardNode(Node):
     _forward_cls = None  # the Function this node belongs to
     _builtin = False
 
+    # defaults, set on the instance only when used: every recorded op creates a node
+    needs_input_grad: tuple = ()
+    _to_save: tuple = ()
+    _saved = None
+    _non_differentiable: tuple = ()
+
     def __init__(self) -> None:
-        super().__init__()
-        self.needs_input_grad: tuple = ()
-        self._to_save: tuple = ()
-        self._saved = None
-        self._non_differentiable = ()
+        self.next_functions = ()
+        self._seq = next(_sequence)
+        self._pre_hooks = None
+        self._released = False
 
     # --- the ctx API used inside forward/backward ---------------------------------------
     def save_for_backward(self, *tensors) -> None:
@@ -134,7 +140,8 @@ class BackwardNode(Node):
     def __repr__(self) -> str:
         if self._builtin:
             return f"<{self.name()} object at {hex(id(self))}>"
-        return f"<autograd_course.autograd.function.{self.name()} object at {hex(id(self))}>"
+        # PyTorch's spelling, as for dtypes: outputs stay comparable with PyTorch's
+        return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
 
     def _release(self) -> None:
         """Drop saved tensors after backward, so their memory goes back at once."""
@@ -221,12 +228,16 @@ class Function:
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
+        # Built-ins declare PyTorch's node name ("AddBackward0"); like PyTorch's C++ nodes
+        # their class prints as <class 'AddBackward0'>. A learner's MulConstant gets
+        # MulConstantBackward, printed as PyTorch prints a Python Function's node.
+        builtin = cls.node_name is not None
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         cls._backward_cls = type(
             name,
             (BackwardNode,),
-            {"_forward_cls": cls, "_builtin": cls.__module__.startswith("autograd_course.ops"),
-             "__module__": cls.__module__, "__qualname__": name},
+            {"_forward_cls": cls, "_builtin": builtin,
+             "__module__": "builtins" if builtin else cls.__module__, "__qualname__": name},
         )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -263,58 +274,81 @@ class Function:
         """Run ``forward`` with grad mode off; record the call when an input requires grad."""
         Tensor = _Tensor()
         ctx = cls._backward_cls()
-        needs = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         ctx.needs_input_grad = needs
-        enabled = grad_mode.state.enabled
-        grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
+        state = grad_mode.state
+        enabled = state.enabled
+        state.enabled = False  # forward's own tensor ops must not be recorded
         try:
             outputs = cls.forward(ctx, *args)
         finally:
-            grad_mode.state.enabled = enabled
-        record = enabled and True in needs
-        if not record:
-            ctx._to_save = ()
-            return outputs
-        return _link(ctx, args, outputs, Tensor)
+            state.enabled = enabled
+        if enabled and True in needs:
+            return _link(ctx, args, outputs, Tensor)
+        if state.inference:
+            _mark_inference(outputs)
+        return outputs
+
+
+_NO_EDGE = (None, 0)
 
 
 def _link(ctx: BackwardNode, args: tuple, outputs, Tensor):
-    """Connect a recorded call into the graph: edges to the inputs, grad_fn on the outputs."""
+    """Connect a recorded call into the graph: edges to the inputs, grad_fn on the outputs.
+
+    This runs for every recorded op, so it is written for speed: plain loops, and metadata
+    kept as plain tuples (which the garbage collector stops tracking).
+    """
     edges = []
-    meta = []
+    in_meta = []
     device = None
     for a in args:
         if isinstance(a, Tensor):
-            edges.append(a._edge())
-            meta.append(a)
+            fn = a.grad_fn
+            if fn is not None:
+                edges.append((fn, a._output_nr))
+            elif a._requires_grad:
+                edges.append((a._accumulator(), 0))
+            else:
+                edges.append(_NO_EDGE)
+            data = a._data
+            in_meta.append((data.shape, data.dtype))
             device = a._device
         else:
-            meta.append(None)
+            in_meta.append(None)
     ctx.next_functions = tuple(edges)
-    ctx._input_meta = tuple(
-        None if a is None else (a.shape, a._data.dtype) for a in meta
-    )
+    ctx._input_meta = tuple(in_meta)
     ctx._device = device
-    single = not isinstance(outputs, tuple)
-    outs = (outputs,) if single else outputs
+    single = type(outputs) is not tuple
     linked = []
-    for nr, out in enumerate(outs):
-        if not isinstance(out, Tensor):
-            linked.append(out)
-            continue
-        if any(out is a for a in args):  # forward returned an input: give it its own identity
-            out = out._alias()
-        if out._data.dtype.kind in "fc" and not any(out is t for t in ctx._non_differentiable):
-            out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+    out_meta = []
+    skip = ctx._non_differentiable
+    for nr, out in enumerate((outputs,) if single else outputs):
+        if isinstance(out, Tensor):
+            for a in args:
+                if a is out:  # forward returned an input: give it its own identity
+                    out = out._alias()
+                    break
+            data = out._data
+            if data.dtype.kind in "fc" and not (skip and any(out is t for t in skip)):
+                out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+            out_meta.append((data.shape, data.dtype))
+        else:
+            out_meta.append(None)
         linked.append(out)
-    ctx._output_meta = tuple(
-        (o.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in linked
-    )
+    ctx._output_meta = tuple(out_meta)
     if ctx._to_save:
-        ctx._saved = tuple(_save(t, linked) for t in ctx._to_save)
+        ctx._saved = tuple([_save(t, linked) for t in ctx._to_save])
         ctx._to_save = ()
-    ctx._non_differentiable = ()
+    if skip:
+        ctx._non_differentiable = ()
     return linked[0] if single else tuple(linked)
+
+
+def _mark_inference(outputs) -> None:
+    for out in outputs if isinstance(outputs, tuple) else (outputs,):
+        if isinstance(out, _Tensor()):
+            out._inference = True
 
 
 def _save(tensor, outputs):

@@ -11,10 +11,11 @@ import functools
 
 
 class _GradMode:
-    __slots__ = ("enabled",)
+    __slots__ = ("enabled", "inference")
 
     def __init__(self) -> None:
         self.enabled = True
+        self.inference = False  # inside inference_mode: new tensors report is_inference()
 
 
 state = _GradMode()
@@ -91,4 +92,29 @@ class enable_grad(_GradModeBlock):  # noqa: N801
 
 
 class inference_mode(no_grad):  # noqa: N801
-    """Like ``no_grad`` (our engine has no cheaper mode than that)."""
+    """Like ``no_grad``, and the tensors made inside report ``is_inference()``.
+
+    (PyTorch also skips version counting there; our engine has no cheaper mode than no_grad.)
+    """
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = not mode
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        self.prev_inference = state.inference
+        state.inference = not self.mode
+
+    def __exit__(self, *exc) -> None:
+        super().__exit__(*exc)
+        state.inference = self.prev_inference
+
+    def __call__(self, func):
+        mode = not self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+
+        return wrapper

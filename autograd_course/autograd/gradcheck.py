@@ -4,6 +4,10 @@ For each input x_j and output y_i, the numerical Jacobian column is the central 
 (f(x + eps·e_k) - f(x - eps·e_k)) / (2 eps); the analytical row is what backward returns for
 grad_output = e_i. If they differ by more than ``atol + rtol·|numerical|``, backward is wrong.
 This is how the course catches the note's ``MulConstant.backward`` returning the wrong value.
+
+Messages and return values follow ``torch.autograd.gradcheck``: the Jacobians are printed in
+the input's dtype, and an output that does not require grad must have a zero numerical
+Jacobian.
 """
 
 from __future__ import annotations
@@ -33,36 +37,47 @@ def _outputs(func, inputs):
     return [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
 
 
-def numerical_jacobian(func, inputs, eps=1e-6):
-    """One matrix per (input, output): rows index input elements, columns output elements."""
-    from .grad_mode import no_grad
+def _host(array) -> np.ndarray:
+    from .._backend import to_numpy
 
+    return to_numpy(array).reshape(-1).astype(np.float64)
+
+
+def numerical_jacobian(func, inputs, eps=1e-6):
+    """One matrix per (input, output): rows index input elements, columns output elements.
+
+    Each element of the input is perturbed in place (through its array, so the version
+    counter does not move) and put back afterwards.
+    """
     result = []
     for _, x in _tensor_inputs(inputs):
-        flat = x._data.reshape(-1)  # a view: writing into it perturbs x itself
-        with no_grad():
-            sizes = [o.numel() for o in _outputs(func, inputs)]
-            jac = [np.zeros((x.numel(), n)) for n in sizes]
-            for k in range(flat.size):
-                original = flat[k].item()
-                flat[k] = original + eps
-                plus = [o._data.reshape(-1).astype(np.float64) for o in _outputs(func, inputs)]
-                flat[k] = original - eps
-                minus = [o._data.reshape(-1).astype(np.float64) for o in _outputs(func, inputs)]
-                flat[k] = original
-                for j, (p, m) in enumerate(zip(plus, minus)):
-                    jac[j][k] = (p - m) / (2 * eps)
-        result.append(jac)
+        data = x._data
+        sizes = [o.numel() for o in _outputs(func, inputs)]
+        jac = [np.zeros((x.numel(), n)) for n in sizes]
+        for k, index in enumerate(np.ndindex(data.shape)):
+            original = data[index].item()
+            data[index] = original + eps
+            plus = [_host(o._data) for o in _outputs(func, inputs)]
+            data[index] = original - eps
+            minus = [_host(o._data) for o in _outputs(func, inputs)]
+            data[index] = original
+            for j, (p, m) in enumerate(zip(plus, minus)):
+                jac[j][k] = (p - m) / (2 * eps)
+        result.append([j.astype(data.dtype) for j in jac])
     return result
 
 
 def analytical_jacobian(func, inputs):
-    """The same matrices built from backward: one vector-Jacobian product per output element."""
+    """The same matrices built from backward: one vector-Jacobian product per output element.
+
+    Outputs that do not require grad get ``None`` (their Jacobian must be zero).
+    """
     from .engine import grad
 
     outs = _outputs(func, inputs)
     wrt = [t for _, t in _tensor_inputs(inputs)]
-    result = [[np.zeros((t.numel(), o.numel())) for o in outs] for t in wrt]
+    result = [[None if not o.requires_grad else np.zeros((t.numel(), o.numel()), t._data.dtype)
+               for o in outs] for t in wrt]
     for j, out in enumerate(outs):
         if not out.requires_grad:
             continue
@@ -73,14 +88,23 @@ def analytical_jacobian(func, inputs):
             grads = grad(out, wrt, grad_out, retain_graph=True, allow_unused=True)
             for k, g in enumerate(grads):
                 if g is not None:
-                    result[k][j][:, i] = g._data.reshape(-1)
+                    result[k][j][:, i] = _host(g._data)
     return result
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True) -> bool:
+def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+              raise_exception: bool = True) -> bool:
     """True when backward matches finite differences for every input that requires grad."""
+    from ..tensor import Tensor
+
     inputs = _as_tuple(inputs)
-    for n, (i, t) in enumerate(_tensor_inputs(inputs)):
+    checked = _tensor_inputs(inputs)
+    if not checked:
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but none of them "
+            "have requires_grad=True."
+        )
+    for i, t in checked:
         if t._data.dtype != np.float64:
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point or "
@@ -93,21 +117,33 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     analytical = analytical_jacobian(func, inputs)
     for k, (num_per_out, ana_per_out) in enumerate(zip(numerical, analytical)):
         for j, (num, ana) in enumerate(zip(num_per_out, ana_per_out)):
+            if ana is None:
+                if np.any(num != 0):
+                    return _fail("Numerical gradient for function expected to be zero",
+                                 raise_exception)
+                continue
             if not np.allclose(ana, num, rtol=rtol, atol=atol):
-                if not raise_exception:
-                    return False
-                from ..tensor import Tensor
-
-                raise GradcheckError(
+                return _fail(
                     f"Jacobian mismatch for output {j} with respect to input {k},\n"
-                    f"numerical:{Tensor._wrap(num)!r}\nanalytical:{Tensor._wrap(ana)!r}\n"
+                    f"numerical:{Tensor._wrap(num)!r}\nanalytical:{Tensor._wrap(ana)!r}\n",
+                    raise_exception,
                 )
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  raise_exception=True) -> bool:
-    """Check second derivatives: gradcheck the function that returns the first gradients."""
+def _fail(message: str, raise_exception: bool) -> bool:
+    if raise_exception:
+        raise GradcheckError(message)
+    return False
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: float = 1e-5,
+                  rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+    """Check second derivatives: gradcheck the function that returns the first gradients.
+
+    ``grad_outputs`` default to random tensors (requiring grad), so the check also covers how
+    the first gradients depend on them.
+    """
     from .engine import grad
 
     inputs = _as_tuple(inputs)
@@ -116,7 +152,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            o._new(o._xp.asarray(rng.standard_normal(o.shape))).requires_grad_() for o in outs
+            o._new(o._xp.asarray(rng.standard_normal(o.shape).astype(o._data.dtype)))
+            .requires_grad_() for o in outs
         )
     grad_outputs = _as_tuple(grad_outputs)
 

@@ -1,0 +1,209 @@
+"""The parts of ``Tensor`` that describe or convert it: shape, dtype, device, ``to()``,
+``item()``, ``numpy()``, and the Python protocols (``float(t)``, ``len(t)``, ``iter(t)``).
+
+Kept apart from ``tensor.py``, which is about a tensor's place in the autograd graph. Error
+messages are PyTorch's, so a learner's mistakes read the same in both libraries.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import _backend, dtypes
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class TensorConversions:
+    """Mixed into ``Tensor``; works on its ``_data`` array and ``_device``."""
+
+    __slots__ = ()
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        return self.shape if dim is None else self._data.shape[dim]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.from_numpy(self._data.dtype)
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    @property
+    def device(self) -> _backend.device:
+        return self._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "cuda"
+
+    @property
+    def _xp(self):
+        """NumPy or CuPy: the array module for this tensor's device."""
+        return _backend.array_module(self._device)
+
+    def data_ptr(self) -> int:
+        """Address of the first element: equal for tensors that share memory."""
+        return _backend.data_ptr(self._data)
+
+    def to(self, *args, dtype=None, device=None, copy: bool = False) -> Tensor:
+        """Move and/or cast: ``to('cuda')``, ``to(ag.float64)``, ``to(other_tensor)``."""
+        for arg in args:
+            if isinstance(arg, (dtypes.dtype, np.dtype)) or arg is float or arg is int \
+                    or arg is bool:
+                dtype = arg
+            elif isinstance(arg, TensorConversions):  # a Tensor: take its dtype and device
+                dtype, device = arg.dtype, arg.device
+            else:
+                device = arg
+        dev = self._device if device is None else _backend.as_device(device)
+        np_dtype = self._data.dtype if dtype is None else dtypes.to_numpy(dtype)
+        if dev == self._device and np_dtype == self._data.dtype and not copy:
+            return self
+        from .ops.shape import ToCopy
+
+        return ToCopy.apply(self, np_dtype, dev)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> Tensor:
+        return self.to("cuda" if device is None else _backend.device("cuda", device))
+
+    def float(self) -> Tensor:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Tensor:
+        return self.to(dtypes.float64)
+
+    def half(self) -> Tensor:
+        return self.to(dtypes.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dtypes.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dtypes.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dtypes.bool)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return _type_name(self._data.dtype)
+        return self.to(dtype)
+
+    # --- leaving the tensor world -----------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """The NumPy array itself (shared memory), for tensors outside autograd on the CPU."""
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        if self._device is not _backend.CPU:
+            raise TypeError(
+                f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() "
+                "to copy the tensor to host memory first."
+            )
+        return self._data
+
+    def item(self):
+        """The single value of a one-element tensor, as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return _backend.to_numpy(self._data).reshape(()).item()
+
+    def tolist(self):
+        return _backend.to_numpy(self._data).tolist()
+
+    def __float__(self) -> float:
+        return float(self._one_value("float"))
+
+    def __int__(self) -> int:
+        return int(self._one_value("int"))
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            amount = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self.item())
+
+    def _one_value(self, kind: str):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:  # NumPy would otherwise silently leave autograd
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        array = _backend.to_numpy(self._data)
+        return array if dtype is None else array.astype(dtype)
+
+
+def _c_name(np_dtype) -> str:
+    """The C++ type name PyTorch prints for a dtype in some messages ('double', 'long int')."""
+    names = {"float32": "float", "float64": "double", "float16": "c10::Half",
+             "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+             "uint8": "unsigned char", "bool": "bool"}
+    return names[str(np_dtype)]
+
+
+def _type_name(np_dtype) -> str:
+    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+             "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+    return f"torch.{names[str(np_dtype)]}Tensor"
