@@ -1,0 +1,24 @@
+"""``ag.nn``: layers, losses and the ``Module`` machinery, shaped like ``torch.nn``.
+
+    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+    loss = nn.CrossEntropyLoss()(model(x), y)
+"""
+
+from . import functional, init
+from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .containers import Identity, ModuleList, Sequential
+from .conv import Conv2d
+from .dropout import Dropout
+from .linear import Flatten, Linear
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .module import Module
+from .normalization import BatchNorm1d, BatchNorm2d
+from .parameter import Parameter
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+
+__all__ = [
+    "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
+    "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss",
+    "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleList", "NLLLoss",
+    "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init",
+]

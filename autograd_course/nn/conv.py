@@ -1,0 +1,83 @@
+"""``Conv2d``: a 2-d convolution layer (the computation is ``ops.conv``: im2col + one GEMM)."""
+
+from __future__ import annotations
+
+import math
+
+from .. import creation
+from ..ops.conv import conv2d_check, conv2d_geometry, pair
+from . import functional as F
+from . import init
+from .module import Module, layer_error
+from .parameter import Parameter
+
+
+class Conv2d(Module):
+    """``out_channels`` filters of size ``in_channels/groups x kh x kw`` slid over the input.
+
+    ``weight`` is (out_channels, in_channels/groups, kh, kw); initialised like Linear
+    (``kaiming_uniform_(a=sqrt(5))``, fan_in = in_channels/groups · kh · kw).
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(
+                    f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and pair(stride) != (1, 1):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode != "zeros":
+            raise NotImplementedError("only padding_mode='zeros' is implemented")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = pair(kernel_size), pair(stride)
+        self.padding = padding if isinstance(padding, str) else pair(padding)
+        self.dilation, self.groups = pair(dilation), groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(creation.empty(out_channels, in_channels // groups,
+                                               *self.kernel_size, device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(creation.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):  # noqa: A002
+        batched = input if input.ndim != 3 else input.unsqueeze(0)
+        stride, pads, dilation = conv2d_geometry(batched.shape, self.weight.shape, self.stride,
+                                                 self.padding, self.dilation)
+        message = conv2d_check(batched, self.weight, self.bias, stride, pads, dilation,
+                               self.groups)
+        if message:
+            raise layer_error(self, message)
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+    def extra_repr(self) -> str:
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+             f"stride={self.stride}")
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s

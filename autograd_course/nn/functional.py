@@ -1,0 +1,86 @@
+"""``nn.functional``: the layers as plain functions (``F.relu(x)``, ``F.cross_entropy(...)``).
+
+A module such as ``nn.Linear`` only holds the parameters; the computation is the function
+here. Each one is the op that PyTorch's function of the same name records, so ``grad_fn``
+names match (``AddmmBackward0``, ``ConvolutionBackward0``, ``NllLossBackward0``...).
+"""
+
+from __future__ import annotations
+
+from .. import ops
+from ..ops.conv import conv2d
+from ..ops.linalg import addmm
+from ..ops.loss import binary_cross_entropy_with_logits
+from ..ops.nn_ops import (
+    batch_norm,
+    binary_cross_entropy,
+    cross_entropy,
+    dropout,
+    l1_loss,
+    log_softmax,
+    mse_loss,
+    nll_loss,
+    softmax,
+)
+from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+
+__all__ = [
+    "adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "l1_loss",
+    "linear", "log_softmax", "max_pool2d", "mse_loss", "nll_loss", "one_hot", "relu",
+    "sigmoid", "softmax", "tanh",
+]
+
+
+def _dtype_name(t) -> str:
+    """PyTorch's C++ type name: Float, Double, Half..."""
+    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long"}
+    return names.get(t.dtype.name, t.dtype.name.capitalize())
+
+
+def linear(input, weight, bias=None):  # noqa: A002  (PyTorch's argument name)
+    """y = x Wᵀ + b. A 2-d input is one ``addmm`` (PyTorch's ``AddmmBackward0``); other
+    inputs are flattened to 2-d and back (``ViewBackward0``)."""
+    if input._data.dtype != weight._data.dtype:
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {_dtype_name(input)} and "
+            f"{_dtype_name(weight)}")
+    if input.ndim != 2:
+        flat = input.reshape(-1, input.shape[-1]) if input.ndim else input.reshape(1, -1)
+        out = linear(flat, weight, bias)
+        return out.reshape(*input.shape[:-1], weight.shape[0])
+    if bias is None:
+        return input.mm(weight.t())
+    return addmm(bias, input, weight.t())
+
+
+def relu(input, inplace: bool = False):  # noqa: A002
+    """max(x, 0). ``inplace=True`` overwrites ``input`` (and records ``ReluBackward0`` on it)."""
+    if inplace:
+        from ..ops.inplace import apply_inplace, check_inplace
+
+        check_inplace(input)
+        return apply_inplace(input, ops.relu(input))  # relu saves its output, not its input
+    return ops.relu(input)
+
+
+def sigmoid(input):  # noqa: A002
+    return ops.sigmoid(input)
+
+
+def tanh(input):  # noqa: A002
+    return ops.tanh(input)
+
+
+def one_hot(tensor, num_classes: int = -1):
+    """Class indices -> rows of 0/1 (int64), e.g. to build a target for ``mse_loss``."""
+    import numpy as np
+
+    idx = tensor._data
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    n = int(idx.max()) + 1 if num_classes == -1 else num_classes
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    eye = tensor._xp.eye(n, dtype=np.int64)
+    return tensor._new(eye[idx])

@@ -1,0 +1,81 @@
+"""Loss functions as modules (``nn.CrossEntropyLoss()(logits, labels)``).
+
+Each one stores its options and calls the function of the same name in ``nn.functional``.
+A class ``weight`` is kept as a buffer, as in PyTorch, so it moves with ``.to(device)``.
+"""
+
+from __future__ import annotations
+
+from . import functional as F
+from .module import Module
+
+
+class _Loss(Module):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight=None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+
+
+class MSELoss(_Loss):
+    """mean((input - target)²)."""
+
+    def forward(self, input, target):  # noqa: A002
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    """mean(|input - target|)."""
+
+    def forward(self, input, target):  # noqa: A002
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    """-log-probability of the right class (input: log-probabilities, e.g. LogSoftmax)."""
+
+    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean") -> None:
+        super().__init__(weight, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input, target):  # noqa: A002
+        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    """log_softmax + NLLLoss: takes raw scores (logits) and class indices."""
+
+    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean",
+                 label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, reduction)
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+
+    def forward(self, input, target):  # noqa: A002
+        return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction,
+                               self.label_smoothing)
+
+
+class BCELoss(_WeightedLoss):
+    """Binary cross entropy on probabilities in [0, 1]."""
+
+    def forward(self, input, target):  # noqa: A002
+        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Sigmoid + binary cross entropy in one numerically stable step (takes logits)."""
+
+    def __init__(self, weight=None, reduction: str = "mean", pos_weight=None) -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input, target):  # noqa: A002
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)

@@ -1,0 +1,45 @@
+"""``Parameter``: a tensor that a ``Module`` learns.
+
+It is an ordinary leaf tensor with ``requires_grad=True``; what makes it special is that
+assigning one to a module attribute (``self.weight = Parameter(...)``) registers it, so
+``module.parameters()`` finds it and an optimizer can update it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _backend
+from ..tensor import Tensor
+
+
+class Parameter(Tensor):
+    """A tensor registered as a learnable parameter when assigned to a ``Module``.
+
+    ``Parameter(t)`` shares ``t``'s memory (no copy), as in PyTorch.
+    """
+
+    def __init__(self, data=None, requires_grad: bool = True) -> None:
+        if data is None:
+            array, device = np.empty(0, dtype=np.float32), _backend.CPU
+        elif isinstance(data, Tensor):
+            array, device = data._data, data._device
+        else:
+            array, device = np.asarray(data), _backend.CPU
+        self._init(array, device)
+        self.requires_grad = requires_grad
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        # copy.deepcopy / pickle: rebuild a Parameter, not a plain tensor
+        return (_rebuild_parameter,
+                (_backend.to_numpy(self._data), str(self._device), self._requires_grad))
+
+
+def _rebuild_parameter(array, device, requires_grad) -> Parameter:
+    dev = _backend.as_device(device)
+    return Parameter(Tensor._wrap(_backend.to_device(array, dev), dev), requires_grad)

@@ -1,0 +1,203 @@
+"""2-d convolution as ONE matrix multiply: im2col with NumPy stride tricks.
+
+A convolution slides a ``kh x kw`` kernel over the image. Written naively that is six nested
+loops. The standard trick (im2col) turns it into a single matrix product instead:
+
+1. ``windows`` views the (padded) input as an array of shape ``(N, C, kh, kw, Ho, Wo)``: entry
+   ``[n, c, i, j, y, x]`` is the pixel under kernel tap ``(i, j)`` when the kernel sits at output
+   position ``(y, x)``. ``as_strided`` builds this view by choosing strides; nothing is copied.
+2. Reshaping it to a matrix ``cols`` of shape ``(C·kh·kw, N·Ho·Wo)`` (this copies) puts one
+   kernel-sized patch in each column.
+3. The weight reshaped to ``(O, C·kh·kw)`` times ``cols`` is every output pixel at once.
+
+The backward pass is the same idea in reverse: ``dW = dOut · colsᵀ`` and
+``dcols = Wᵀ · dOut``; ``col2im`` adds each patch's gradient back onto the pixels it came from
+(a loop over the kh·kw kernel taps, never over pixels or channels).
+"""
+
+from __future__ import annotations
+
+from ..autograd.function import Function
+
+
+def pair(value) -> tuple:
+    """``3`` -> ``(3, 3)``; a pair stays a pair (PyTorch's ``_pair``)."""
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def out_size(size: int, kernel: int, stride: int, pad_total: int, dilation: int) -> int:
+    """Output length of a sliding window: (size + pads - dilation·(kernel-1) - 1) // stride + 1."""
+    return (size + pad_total - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def windows(xp, data, kernel, stride, dilation, out_hw):
+    """A view ``(N, C, kh, kw, Ho, Wo)`` of every kernel window of ``data`` (no copy).
+
+    Moving one kernel tap down means moving ``dilation`` rows; moving one output position
+    down means moving ``stride`` rows. Those two facts are the strides of the view.
+    """
+    (kh, kw), (sh, sw), (dh, dw), (ho, wo) = kernel, stride, dilation, out_hw
+    n, c = data.shape[:2]
+    s_n, s_c, s_h, s_w = data.strides
+    # the view aliases memory (windows overlap): only ever read from it, never write
+    return xp.lib.stride_tricks.as_strided(
+        data, (n, c, kh, kw, ho, wo), (s_n, s_c, s_h * dh, s_w * dw, s_h * sh, s_w * sw))
+
+
+def pad_array(xp, data, pads, value=0.0):
+    """Pad the last two dims by ``pads = (top, bottom, left, right)``."""
+    if not any(pads):
+        return data
+    top, bottom, left, right = pads
+    return xp.pad(data, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+
+
+def col2im(xp, dwin, padded_hw, stride, dilation):
+    """Add window gradients ``(N, C, kh, kw, Ho, Wo)`` back onto a padded image (the adjoint of
+    ``windows``): overlapping windows add up. One slice-add per kernel tap."""
+    n, c, kh, kw, ho, wo = dwin.shape
+    (sh, sw), (dh, dw) = stride, dilation
+    out = xp.zeros((n, c) + tuple(padded_hw), dtype=dwin.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i * dh: i * dh + sh * (ho - 1) + 1: sh,
+                j * dw: j * dw + sw * (wo - 1) + 1: sw] += dwin[:, :, i, j]
+    return out
+
+
+class FirstOrderOnly(Function):
+    """A gradient computed directly on arrays, packaged as an op of its own.
+
+    Differentiating it again (``create_graph=True`` then a second backward) is not supported,
+    and says so instead of silently returning a wrong second derivative.
+    """
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(
+            f"double backward through {ctx.name()} is not implemented in autograd_course; "
+            "only first derivatives of this operation are available"
+        )
+
+
+class Convolution(Function):
+    """out[n, o] = Σ_c W[o, c] ⋆ x[n, c] + b[o], computed as one matrix multiply (im2col)."""
+
+    node_name = "ConvolutionBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, stride, pads, dilation, groups):
+        xp = x._xp
+        n, c, h, w = x.shape
+        o, c_g, kh, kw = weight.shape
+        data = pad_array(xp, x._data, pads)
+        out_hw = (out_size(h, kh, stride[0], pads[0] + pads[1], dilation[0]),
+                  out_size(w, kw, stride[1], pads[2] + pads[3], dilation[1]))
+        win = windows(xp, data, (kh, kw), stride, dilation, out_hw)
+        # cols[g, (c, i, j), (n, y, x)]: one patch per column, one matrix per group
+        cols = win.transpose(1, 2, 3, 0, 4, 5).reshape(groups, c_g * kh * kw, -1)
+        w_mat = weight._data.reshape(groups, o // groups, c_g * kh * kw)
+        out = xp.matmul(w_mat, cols)  # (groups, O/groups, N·Ho·Wo): the one matrix multiply
+        out = xp.ascontiguousarray(out.reshape(o, n, *out_hw).transpose(1, 0, 2, 3))
+        if bias is not None:
+            out += bias._data.reshape(1, o, 1, 1)
+        need_x, need_w = ctx.needs_input_grad[:2]
+        ctx.save_for_backward(x._new(cols) if need_w else None, weight if need_x else None)
+        ctx.geometry = (x.shape, weight.shape, data.shape[2:], stride, pads, dilation, groups)
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        cols, weight = ctx.saved_tensors
+        dx, dw, db = ConvolutionGrad.apply(grad, cols, weight, ctx.geometry,
+                                           ctx.needs_input_grad[:3])
+        return dx, dw, db, None, None, None, None
+
+
+class ConvolutionGrad(FirstOrderOnly):
+    """dx = col2im(Wᵀ · dOut),  dW = dOut · colsᵀ,  db = Σ dOut over (N, H, W)."""
+
+    node_name = "ConvolutionBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, cols, weight, geometry, needs):
+        xp = grad._xp
+        x_shape, w_shape, padded_hw, stride, pads, dilation, groups = geometry
+        n, o, ho, wo = grad.shape
+        c_g, kh, kw = w_shape[1:]
+        g = xp.ascontiguousarray(grad._data.transpose(1, 0, 2, 3)).reshape(groups, o // groups, -1)
+        dx = dw = db = None
+        if needs[0]:
+            w_mat = weight._data.reshape(groups, o // groups, c_g * kh * kw)
+            dcols = xp.matmul(w_mat.transpose(0, 2, 1), g)  # (groups, C/groups·kh·kw, N·Ho·Wo)
+            dwin = dcols.reshape(c_g * groups, kh, kw, n, ho, wo).transpose(3, 0, 1, 2, 4, 5)
+            padded = col2im(xp, dwin, padded_hw, stride, dilation)
+            h, w = x_shape[2:]
+            dx = grad._new(padded[:, :, pads[0]: pads[0] + h, pads[2]: pads[2] + w].copy())
+        if needs[1]:
+            dw_mat = xp.matmul(g, cols._data.transpose(0, 2, 1))  # (groups, O/groups, C_g·kh·kw)
+            dw = grad._new(dw_mat.reshape(w_shape))
+        if needs[2]:
+            db = grad._new(grad._data.sum(axis=(0, 2, 3)))
+        return dx, dw, db
+
+
+def conv2d_geometry(x_shape, w_shape, stride, padding, dilation):
+    """Stride, dilation and the four paddings as tuples; ``padding`` may be 'same' or 'valid'."""
+    stride, dilation = pair(stride), pair(dilation)
+    if isinstance(padding, str):
+        if padding == "valid":
+            return stride, (0, 0, 0, 0), dilation
+        if padding != "same":
+            raise ValueError(
+                f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
+            )
+        pads = []
+        for k, d in zip(w_shape[2:], dilation):
+            total = d * (k - 1)
+            pads += [total // 2, total - total // 2]
+        return stride, tuple(pads), dilation
+    ph, pw = pair(padding)
+    return stride, (ph, ph, pw, pw), dilation
+
+
+def conv2d_check(x, weight, bias, stride, pads, dilation, groups) -> str | None:
+    """PyTorch's message for an input conv2d cannot take, or None when it is fine."""
+    if x.ndim != 4:
+        return ("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of "
+                f"size: {list(x.shape)}")
+    if x.shape[1] != weight.shape[1] * groups:
+        return (f"Given groups={groups}, weight of size {list(weight.shape)}, expected "
+                f"input{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "
+                f"{x.shape[1]} channels instead")
+    padded = (x.shape[2] + pads[0] + pads[1], x.shape[3] + pads[2] + pads[3])
+    eff = tuple(d * (k - 1) + 1 for k, d in zip(weight.shape[2:], dilation))
+    if padded[0] < eff[0] or padded[1] < eff[1]:
+        return (f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). "
+                f"Kernel size: ({eff[0]} x {eff[1]}). Kernel size can't be greater than actual "
+                "input size")
+    if bias is not None and bias._data.dtype != x._data.dtype:
+        return f"Input type ({_name(x, str.lower)}) and bias type ({_name(bias, str.lower)}) " \
+            "should be the same"
+    if weight._data.dtype != x._data.dtype:
+        return f"expected scalar type {_name(x)} but found {_name(weight)}"
+    return None
+
+
+def _name(t, case=str) -> str:
+    """PyTorch's C++ scalar type name: Float, Double, Half."""
+    names = {"float32": "Float", "float64": "Double", "float16": "Half"}
+    return case(names.get(str(t._data.dtype), str(t._data.dtype)))
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """PyTorch's ``F.conv2d``: (N, C, H, W) or unbatched (C, H, W) input."""
+    stride, pads, dilation = conv2d_geometry(x.shape, weight.shape, stride, padding, dilation)
+    unbatched = x.ndim == 3
+    if unbatched:
+        x = x.unsqueeze(0)
+    message = conv2d_check(x, weight, bias, stride, pads, dilation, groups)
+    if message:
+        raise RuntimeError(message)
+    out = Convolution.apply(x, weight, bias, stride, pads, dilation, groups)
+    return out.squeeze(0) if unbatched else out

@@ -1,0 +1,232 @@
+"""Pooling: max, average and adaptive average over 2-d windows.
+
+Max and average pooling reuse the convolution's window view (``conv.windows``): one strided
+view of every window, then a reduction over its last axes. No loops over pixels.
+
+* max pooling remembers where each maximum was; its gradient goes back to that pixel only.
+* average pooling spreads each output's gradient evenly over its window (``col2im``).
+* adaptive average pooling picks the windows from the output size; because a window is a
+  rectangle, averaging over it is "average the rows, then average the columns": two small
+  matrix products ``P_h · x · P_wᵀ``, whose gradient is ``P_hᵀ · dOut · P_w``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..autograd.function import Function
+from .conv import FirstOrderOnly, col2im, pad_array, pair, windows
+
+
+def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
+                  ceil_mode: bool) -> int:
+    """PyTorch's ``pooling_output_shape``: with ``ceil_mode`` the last window may overhang,
+    but it must start inside the input or the left padding."""
+    span = size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = span // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """Kernel, stride, padding, dilation as pairs, the output size, and PyTorch's errors."""
+    kernel = pair(kernel_size)
+    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) \
+        else pair(stride)
+    padding, dilation = pair(padding), pair(dilation)
+    if x.ndim not in (3, 4) or x.numel() == 0:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, "
+                f"kernel_size={k} and dilation={d}")
+    if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
+        raise RuntimeError(
+            "pad should be smaller than or equal to half of kernel size, but got "
+            f"padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}")
+    h, w = x.shape[-2:]
+    out_hw = tuple(pool_out_size(s, k, st, p, d, ceil_mode)
+                   for s, k, st, p, d in zip((h, w), kernel, stride, padding, dilation))
+    if out_hw[0] < 1 or out_hw[1] < 1:
+        raise RuntimeError(
+            f"Given input size: ({x.shape[-3]}x{h}x{w}). Calculated output size: "
+            f"({x.shape[-3]}x{out_hw[0]}x{out_hw[1]}). Output size is too small")
+    # pad on the right as far as the last (possibly overhanging, ceil_mode) window reaches
+    pads = []
+    for s, k, st, p, d, o in zip((h, w), kernel, stride, padding, dilation, out_hw):
+        pads += [p, max((o - 1) * st + d * (k - 1) + 1 - s - p, 0)]
+    return kernel, stride, padding, dilation, out_hw, tuple(pads)
+
+
+def _as_4d(array):
+    """An unbatched (C, H, W) array as a batch of one (the ops below work on 4-d arrays)."""
+    return array if array.ndim == 4 else array[None]
+
+
+class MaxPool2D(Function):
+    """out = max over each window;  the gradient goes to the element that was the max."""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+
+    @staticmethod
+    def forward(ctx, x, kernel, stride, dilation, out_hw, pads):
+        xp = x._xp
+        x4 = _as_4d(x._data)
+        n, c = x4.shape[:2]
+        low = -xp.inf if x4.dtype.kind == "f" else xp.iinfo(x4.dtype).min
+        data = pad_array(xp, x4, pads, low)
+        win = windows(xp, data, kernel, stride, dilation, out_hw)   # (N, C, kh, kw, Ho, Wo)
+        flat = win.reshape(n, c, kernel[0] * kernel[1], *out_hw)   # copies the windows once
+        tap = flat.argmax(axis=2)                                   # first maximum, like PyTorch
+        out = xp.take_along_axis(flat, tap[:, :, None], axis=2)[:, :, 0]
+        # where each winner sits in the padded image, as a flat index per (n, c) plane
+        rows = xp.arange(out_hw[0]).reshape(-1, 1) * stride[0] + (tap // kernel[1]) * dilation[0]
+        cols = xp.arange(out_hw[1]) * stride[1] + (tap % kernel[1]) * dilation[1]
+        ctx.where = rows * data.shape[3] + cols
+        ctx.shapes = x.shape, data.shape, pads
+        return x._new(out.reshape(out.shape[4 - x.ndim:]))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaxPool2DGrad.apply(grad, ctx.where, ctx.shapes), None, None, None, None, None
+
+
+class MaxPool2DGrad(FirstOrderOnly):
+    """Scatter each output gradient onto its window's winner (adding where windows share one)."""
+
+    node_name = "MaxPool2DWithIndicesBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, where, shapes):
+        xp = grad._xp
+        x_shape, padded_shape, pads = shapes
+        n, c, hp, wp = padded_shape
+        plane = xp.arange(n * c).reshape(n, c, 1, 1) * (hp * wp)
+        summed = xp.bincount((where + plane).ravel(), weights=grad._data.ravel(),
+                             minlength=n * c * hp * wp)
+        dx = summed.astype(grad._data.dtype, copy=False).reshape(padded_shape)
+        h, w = x_shape[-2:]
+        dx = dx[:, :, pads[0]: pads[0] + h, pads[2]: pads[2] + w]
+        return grad._new(xp.ascontiguousarray(dx.reshape(x_shape)))
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """PyTorch's ``F.max_pool2d`` (without ``return_indices``)."""
+    kernel, stride, _, dilation, out_hw, pads = pool_geometry(
+        x, kernel_size, stride, padding, dilation, ceil_mode)
+    return MaxPool2D.apply(x, kernel, stride, dilation, out_hw, pads)
+
+
+def _avg_divisor(size, kernel, stride, pad, out, count_include_pad):
+    """How many elements each output position averages, along one axis (PyTorch's rule:
+    padding counts when ``count_include_pad``, the ceil_mode overhang never does)."""
+    start = np.arange(out) * stride - pad
+    end = np.minimum(start + kernel, size + pad)
+    if not count_include_pad:
+        start, end = np.maximum(start, 0), np.minimum(end, size)
+    return end - start
+
+
+class AvgPool2D(Function):
+    """out = (sum over each window) / divisor;  each input gets grad / divisor per window."""
+
+    node_name = "AvgPool2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, kernel, stride, out_hw, pads, divisor):
+        xp = x._xp
+        data = pad_array(xp, _as_4d(x._data), pads)
+        win = windows(xp, data, kernel, stride, (1, 1), out_hw)
+        out = win.sum(axis=(2, 3)) / xp.asarray(divisor, dtype=x._data.dtype)
+        ctx.args = x.shape, data.shape[2:], kernel, stride, pads, divisor
+        return x._new(out.astype(x._data.dtype, copy=False).reshape(out.shape[4 - x.ndim:]))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return AvgPool2DGrad.apply(grad, ctx.args), None, None, None, None, None
+
+
+class AvgPool2DGrad(FirstOrderOnly):
+    """Spread grad / divisor over every window (col2im with a constant patch)."""
+
+    node_name = "AvgPool2DBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, args):
+        xp = grad._xp
+        x_shape, padded_hw, kernel, stride, pads, divisor = args
+        share = _as_4d(grad._data) / xp.asarray(divisor, dtype=grad._data.dtype)
+        n, c, ho, wo = share.shape
+        dwin = xp.broadcast_to(share[:, :, None, None], (n, c, *kernel, ho, wo))
+        padded = col2im(xp, dwin, padded_hw, stride, (1, 1))
+        h, w = x_shape[-2:]
+        dx = padded[:, :, pads[0]: pads[0] + h, pads[2]: pads[2] + w]
+        return grad._new(xp.ascontiguousarray(dx.reshape(x_shape)))
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """PyTorch's ``F.avg_pool2d``."""
+    kernel, stride, padding, _, out_hw, pads = pool_geometry(
+        x, kernel_size, stride, padding, 1, ceil_mode)
+    if divisor_override is not None:
+        if divisor_override == 0:
+            raise RuntimeError("divisor must be not zero")
+        divisor = float(divisor_override)
+    else:
+        dh, dw = (_avg_divisor(s, k, st, p, o, count_include_pad)
+                  for s, k, st, p, o in zip(x.shape[-2:], kernel, stride, padding, out_hw))
+        divisor = (dh[:, None] * dw[None, :]).astype(np.float64)
+        if x._device.type != "cpu":
+            divisor = x._xp.asarray(divisor)
+    return AvgPool2D.apply(x, kernel, stride, out_hw, pads, divisor)
+
+
+def _adaptive_matrix(xp, size: int, out: int, dtype):
+    """Row i averages input positions floor(i·size/out) .. ceil((i+1)·size/out) - 1."""
+    m = np.zeros((out, size))
+    for i in range(out):  # one row per output position (out is small: 1, 7...)
+        start, end = (i * size) // out, math.ceil((i + 1) * size / out)
+        m[i, start:end] = 1.0 / (end - start)
+    return xp.asarray(m, dtype=dtype)
+
+
+class AdaptiveAvgPool2D(Function):
+    """out = P_h · x · P_wᵀ (average rows, then columns);  dx = P_hᵀ · dOut · P_w."""
+
+    node_name = "AdaptiveAvgPool2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, p_h, p_w):
+        ctx.mats = p_h, p_w
+        return x._new(p_h @ x._data @ p_w.T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        p_h, p_w = ctx.mats
+        return AdaptiveAvgPool2DGrad.apply(grad, p_h.T, p_w.T), None, None
+
+
+class AdaptiveAvgPool2DGrad(AdaptiveAvgPool2D):
+    """The same linear map with transposed matrices (so it differentiates again, too)."""
+
+    node_name = "AdaptiveAvgPool2DBackwardBackward0"
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """PyTorch's ``F.adaptive_avg_pool2d``; a 1x1 output is a plain ``mean`` (as in PyTorch)."""
+    if x.ndim not in (3, 4):
+        raise RuntimeError(
+            f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(x.shape)}")
+    h, w = x.shape[-2:]
+    oh, ow = pair(output_size)
+    oh, ow = h if oh is None else oh, w if ow is None else ow
+    if (oh, ow) == (1, 1):
+        return x.mean((-2, -1), keepdim=True)
+    dtype = x._data.dtype
+    return AdaptiveAvgPool2D.apply(x, _adaptive_matrix(x._xp, h, oh, dtype),
+                                   _adaptive_matrix(x._xp, w, ow, dtype))
