@@ -1,0 +1,15 @@
+"""Exercises with instant feedback: one module of checkers per chapter.
+
+Use them from a chapter notebook::
+
+    from autograd_course.exercises import ch01
+    ch01.check_predict_grad(my_answer)
+
+Each checker prints one line: ``correct``, ``not attempted yet`` (the cell still holds its
+placeholder) or ``not quite: <hint>``. It never raises for a wrong answer. The shared machinery
+(verdicts, placeholder detection, comparisons with hints, gradcheck) is in ``_common``.
+"""
+
+from ._common import Mismatch, NotAttempted, Verdict, checker
+
+__all__ = ["Mismatch", "NotAttempted", "Verdict", "checker"]

@@ -1,0 +1,307 @@
+"""The exercise checkers of chapters 4 to 7.
+
+Each checker is tried with a correct answer, a typical wrong answer (its hint is asserted) and
+the untouched placeholder. A checker prints exactly one line and never raises.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import autograd_course as ag
+from autograd_course.autograd import Function
+from autograd_course.exercises import ch04, ch05, ch06, ch07
+
+
+def verdict_of(capsys, check, *args):
+    """Run a checker; return (returned verdict, the one line it printed)."""
+    verdict = check(*args)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert str(verdict) == lines[0]
+    return verdict, lines[0]
+
+
+def todo(*args, **kwargs):
+    raise NotImplementedError
+
+
+# --- chapter 4 --------------------------------------------------------------------------------
+def test_ch04_bce_grad(capsys):
+    v, _ = verdict_of(capsys, ch04.check_bce_grad, lambda z, y: (z.sigmoid() - y) / z.numel())
+    assert v
+    v, line = verdict_of(capsys, ch04.check_bce_grad, lambda z, y: z.sigmoid() - y)
+    assert not v and "times too large" in line and "mean" in line
+    v, line = verdict_of(capsys, ch04.check_bce_grad,
+                         lambda z, y: (y - z.sigmoid()) / z.numel())
+    assert not v and "wrong sign" in line
+    v, line = verdict_of(capsys, ch04.check_bce_grad, todo)
+    assert line == "not attempted yet"
+
+
+def _batch_gradients_correct(w, batches):
+    grads = []
+    for x, y in batches:
+        w.grad = None
+        ((x @ w - y) ** 2).mean().backward()
+        grads.append(w.grad.clone())
+    return grads
+
+
+def _batch_gradients_no_zero(w, batches):
+    grads = []
+    for x, y in batches:
+        ((x @ w - y) ** 2).mean().backward()
+        grads.append(w.grad.clone())
+    return grads
+
+
+def _batch_gradients_no_clone(w, batches):
+    grads = []
+    for x, y in batches:
+        if w.grad is not None:
+            w.grad.zero_()
+        ((x @ w - y) ** 2).mean().backward()
+        grads.append(w.grad)
+    return grads
+
+
+def _batch_gradients_zero_first(w, batches):
+    grads = []
+    for x, y in batches:
+        w.grad.zero_()  # the note's order: .grad is still None here
+        ((x @ w - y) ** 2).mean().backward()
+        grads.append(w.grad.clone())
+    return grads
+
+
+def test_ch04_batch_gradients(capsys):
+    v, _ = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_correct)
+    assert v
+    v, line = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_no_zero)
+    assert not v and "accumulates" in line
+    v, line = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_no_clone)
+    assert not v and "clone()" in line
+    v, line = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_zero_first)
+    assert not v and "None before the first backward" in line
+    v, line = verdict_of(capsys, ch04.check_batch_gradients, todo)
+    assert line == "not attempted yet"
+
+
+# --- chapter 5 --------------------------------------------------------------------------------
+def test_ch05_none_grads(capsys):
+    v, _ = verdict_of(capsys, ch05.check_none_grads, {"a", "c", "d"})
+    assert v
+    v, line = verdict_of(capsys, ch05.check_none_grads, {"a", "d"})
+    assert not v and "c.grad is None too" in line and "detach" in line
+    v, line = verdict_of(capsys, ch05.check_none_grads, {"a", "b", "c", "d"})
+    assert not v and "b.grad is not None" in line
+    v, line = verdict_of(capsys, ch05.check_none_grads, {"x"})
+    assert not v and "not among the names" in line
+    v, line = verdict_of(capsys, ch05.check_none_grads, ...)
+    assert line == "not attempted yet"
+
+
+def test_ch05_snapshot(capsys):
+    v, _ = verdict_of(capsys, ch05.check_snapshot, lambda t: t.detach().clone())
+    assert v
+    v, line = verdict_of(capsys, ch05.check_snapshot, lambda t: t.detach())
+    assert not v and "shares memory" in line and "clone()" in line
+    v, line = verdict_of(capsys, ch05.check_snapshot, lambda t: t.clone())
+    assert not v and "still requires grad" in line
+    v, line = verdict_of(capsys, ch05.check_snapshot, todo)
+    assert line == "not attempted yet"
+
+
+def _freeze_correct(layers):
+    for layer in layers[:-1]:
+        for p in layer:
+            p.requires_grad_(False)
+
+
+def _freeze_weights_only(layers):
+    for layer in layers[:-1]:
+        layer[0].requires_grad_(False)
+
+
+def _freeze_by_replacing(layers):
+    for layer in layers[:-1]:
+        layer[:] = [p.detach() for p in layer]
+
+
+def test_ch05_freeze_all_but_last(capsys):
+    v, _ = verdict_of(capsys, ch05.check_freeze_all_but_last, _freeze_correct)
+    assert v
+    v, line = verdict_of(capsys, ch05.check_freeze_all_but_last, _freeze_weights_only)
+    assert not v and "layer 0 is not frozen" in line and "some of its parameters" in line
+    v, line = verdict_of(capsys, ch05.check_freeze_all_but_last, _freeze_by_replacing)
+    assert not v and "in place" in line
+    v, line = verdict_of(capsys, ch05.check_freeze_all_but_last, todo)
+    assert line == "not attempted yet"
+
+
+# --- chapter 6 --------------------------------------------------------------------------------
+def _sigmoid_with(backward):
+    class MySigmoid(Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = 1 / (1 + (-x).exp())
+            ctx.save_for_backward(y)
+            return y
+
+    MySigmoid.backward = staticmethod(backward)
+    return MySigmoid
+
+
+def _div_with(backward):
+    class MyDiv(Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a / b
+
+    MyDiv.backward = staticmethod(backward)
+    return MyDiv
+
+
+def test_ch06_sigmoid(capsys):
+    def right(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * y * (1 - y)
+
+    def times_y(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * y
+
+    def no_chain(ctx, g):
+        (y,) = ctx.saved_tensors
+        return y * (1 - y)
+
+    v, _ = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(right))
+    assert v
+    v, line = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(times_y))
+    assert not v and "y * (1 - y)" in line
+    v, line = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(no_chain))
+    assert not v and "grad_output" in line
+    v, line = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(todo))
+    assert line == "not attempted yet"
+    v, line = verdict_of(capsys, ch06.check_sigmoid, ...)
+    assert line == "not attempted yet"
+
+
+def test_ch06_div(capsys):
+    def right(ctx, g):
+        a, b = ctx.saved_tensors
+        return g / b, -g * a / (b * b)
+
+    def wrong_sign(ctx, g):
+        a, b = ctx.saved_tensors
+        return g / b, g * a / (b * b)
+
+    def one_gradient(ctx, g):
+        a, b = ctx.saved_tensors
+        return (g / b,)
+
+    v, _ = verdict_of(capsys, ch06.check_div, _div_with(right))
+    assert v
+    v, line = verdict_of(capsys, ch06.check_div, _div_with(wrong_sign))
+    assert not v and line == "not quite: your gradient for b has the right shape but the " \
+                             "wrong sign"
+    v, line = verdict_of(capsys, ch06.check_div, _div_with(one_gradient))
+    assert not v and "incorrect number of gradients (expected 2, got 1)" in line
+    v, line = verdict_of(capsys, ch06.check_div, _div_with(todo))
+    assert line == "not attempted yet"
+
+
+# --- chapter 7 --------------------------------------------------------------------------------
+def _nesterov_correct(params, buffers, lr, momentum):
+    with ag.no_grad():
+        for i, p in enumerate(params):
+            buffers[i] = p.grad.clone() if buffers[i] is None else momentum * buffers[i] + p.grad
+            p -= lr * (p.grad + momentum * buffers[i])
+
+
+def _nesterov_plain(params, buffers, lr, momentum):
+    with ag.no_grad():
+        for p in params:
+            p -= lr * p.grad
+
+
+def _nesterov_classical(params, buffers, lr, momentum):
+    with ag.no_grad():
+        for i, p in enumerate(params):
+            buffers[i] = p.grad.clone() if buffers[i] is None else momentum * buffers[i] + p.grad
+            p -= lr * buffers[i]
+
+
+def _nesterov_ema(params, buffers, lr, momentum):
+    with ag.no_grad():
+        for i, p in enumerate(params):
+            old = 0 if buffers[i] is None else buffers[i]
+            buffers[i] = momentum * old + (1 - momentum) * p.grad
+            p -= lr * (p.grad + momentum * buffers[i])
+
+
+def _nesterov_without_no_grad(params, buffers, lr, momentum):
+    for i, p in enumerate(params):
+        buffers[i] = p.grad.clone() if buffers[i] is None else momentum * buffers[i] + p.grad
+        p.sub_(lr * (p.grad + momentum * buffers[i]))
+
+
+def test_ch07_nesterov_step(capsys):
+    v, _ = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_correct)
+    assert v
+    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_plain)
+    assert not v and "plain gradient descent" in line
+    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_classical)
+    assert not v and "classical momentum" in line
+    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_ema)
+    assert not v and "moving average" in line
+    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_without_no_grad)
+    assert not v and "ag.no_grad()" in line
+    v, line = verdict_of(capsys, ch07.check_nesterov_step, todo)
+    assert line == "not attempted yet"
+
+
+def _train_correct(model, optimizer, batches, loss_fn):
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+
+def _train_no_zero_grad(model, optimizer, batches, loss_fn):
+    for x, y in batches:
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+
+def _train_zero_before_step(model, optimizer, batches, loss_fn):
+    for x, y in batches:
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.zero_grad()
+        optimizer.step()
+
+
+def test_ch07_training_loop(capsys):
+    v, _ = verdict_of(capsys, ch07.check_training_loop, _train_correct)
+    assert v
+    v, line = verdict_of(capsys, ch07.check_training_loop, _train_no_zero_grad)
+    assert not v and "zero_grad()" in line and "accumulate" in line
+    v, line = verdict_of(capsys, ch07.check_training_loop, _train_zero_before_step)
+    assert not v and "between backward() and step()" in line
+    v, line = verdict_of(capsys, ch07.check_training_loop, todo)
+    assert line == "not attempted yet"
+
+
+@pytest.mark.parametrize("check", [
+    ch04.check_bce_grad, ch04.check_batch_gradients, ch05.check_snapshot,
+    ch05.check_freeze_all_but_last, ch06.check_sigmoid, ch06.check_div,
+    ch07.check_nesterov_step, ch07.check_training_loop,
+])
+def test_placeholder_values_are_not_attempted(capsys, check):
+    _, line = verdict_of(capsys, check, None)
+    assert line == "not attempted yet"
