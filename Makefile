@@ -99,7 +99,7 @@ bench-deps: $(BENCH_STAMP)
 bench: venv bench-deps
 	$(PY) benchmarks/run.py
 
-test-browser: venv
+test-browser: venv graphviz
 	$(PY) -m pytest tests/browser -q -p no:cacheprovider
 
 clean:
