@@ -73,8 +73,8 @@ class TensorConversions:
 
     @property
     def _xp(self):
-        """NumPy or CuPy: the array module for this tensor's device."""
-        return _backend.array_module(self._device)
+        """NumPy or CuPy: the array module for this tensor's device (every op asks)."""
+        return np if self._device is _backend.CPU else _backend.array_module(self._device)
 
     def data_ptr(self) -> int:
         """Address of the first element: equal for tensors that share memory."""

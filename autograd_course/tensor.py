@@ -20,18 +20,10 @@ from . import _backend, dtypes
 from ._tensor_convert import Size, TensorConversions, _c_name, _type_name
 from ._tensor_math import TensorMath
 from ._tensor_str import tensor_repr
-from .autograd.function import AccumulateGrad, _RemovableHandle
+from .autograd import function as _function
+from .autograd.function import AccumulateGrad, _RemovableHandle, _VersionCounter
 
 __all__ = ["Size", "Tensor", "_type_name"]  # Size and _type_name are used from here too
-
-
-class _VersionCounter:
-    """Counts in-place changes. Shared by tensors that share memory (``detach()``)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
 
 
 _NON_LEAF_GRAD_WARNING = (
@@ -63,7 +55,7 @@ class Tensor(TensorMath, TensorConversions):
 
     __slots__ = (
         "_data", "_device", "_requires_grad", "grad_fn", "_grad", "_output_nr",
-        "_version_counter", "_hooks", "_retains_grad", "_accumulator_ref", "name",
+        "_vc", "_hooks", "_retains_grad", "_accumulator_ref", "name",
         "_inference", "__weakref__",
     )  # _inference is only ever set under inference_mode (unset reads as False)
     __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
@@ -84,7 +76,7 @@ class Tensor(TensorMath, TensorConversions):
         self.grad_fn = None
         self._grad = None
         self._output_nr = 0
-        self._version_counter = _VersionCounter()
+        self._vc = None  # the _VersionCounter, made on first use (see _version_counter)
         self._hooks = None
         self._retains_grad = False
         self._accumulator_ref = None
@@ -93,14 +85,28 @@ class Tensor(TensorMath, TensorConversions):
     @classmethod
     def _wrap(cls, array, device=_backend.CPU) -> Tensor:
         """Make a tensor around an existing array without copying (the ops' fast path)."""
-        t = object.__new__(cls)
+        t = _new_tensor(cls)
         t._init(array, device)
         return t
 
     def _new(self, array) -> Tensor:
-        """A plain tensor around ``array`` on this tensor's device (how ops wrap results)."""
-        t = object.__new__(Tensor)
-        t._init(array, self._device)
+        """A plain tensor around ``array`` on this tensor's device (how ops wrap results).
+
+        Every op result is made here, so ``_init``'s assignments are written out again
+        rather than called (keep the two in step).
+        """
+        t = _new_tensor(Tensor)
+        t._data = array
+        t._device = self._device
+        t._requires_grad = False
+        t.grad_fn = None
+        t._grad = None
+        t._output_nr = 0
+        t._vc = None
+        t._hooks = None
+        t._retains_grad = False
+        t._accumulator_ref = None
+        t.name = None
         return t
 
     # --- autograd state ---------------------------------------------------------------------
@@ -255,8 +261,20 @@ class Tensor(TensorMath, TensorConversions):
         self._device = value._device
 
     @property
+    def _version_counter(self) -> _VersionCounter:
+        """The counter shared with every tensor that shares this one's memory."""
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = _VersionCounter()
+        return vc
+
+    @_version_counter.setter
+    def _version_counter(self, counter: _VersionCounter) -> None:
+        self._vc = counter
+
+    @property
     def _version(self) -> int:
-        return self._version_counter.value
+        return 0 if self._vc is None else self._vc.value
 
     def _bump_version(self) -> None:
         self._version_counter.value += 1
@@ -277,6 +295,10 @@ class Tensor(TensorMath, TensorConversions):
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (_backend.to_numpy(self._data), str(self._device), self._requires_grad))
+
+
+_new_tensor = object.__new__
+_function._tensor_class = Tensor  # Function.apply tells tensors from other arguments with it
 
 
 class _RetainGrad:

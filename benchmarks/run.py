@@ -1,270 +1,114 @@
 """Benchmarks: our autograd against NumPy by hand, PyTorch, DeZero and micrograd.
 
 Run with ``make bench`` (or ``python benchmarks/run.py --quick``). Every workload runs in this
-one process; each time is the median of ``--repeat`` runs (7 by default) after a warm-up, and
-is reported as a ratio to the same work written by hand in NumPy (forward and backward, no
-autograd). Peak memory is measured with ``tracemalloc`` (Python and NumPy allocations).
-Libraries that are not installed are skipped; ``pip install -r requirements-bench.txt`` adds
-DeZero and micrograd. No test asserts on these numbers: they are for reading.
+one process. Each time is the median of 2 x ``--repeat`` runs (7 by default), see ``time_each``.
+Times are reported as ratios to the same work written by hand in NumPy (forward and backward,
+no autograd); resnet18 as a ratio to PyTorch with the same number of threads. Peak memory is
+measured with ``tracemalloc`` (it sees Python's and NumPy's allocations).
+
+Libraries that are not installed are skipped: ``pip install -r requirements-bench.txt`` adds
+DeZero and micrograd. No test asserts on these numbers; they are for reading (see
+``benchmarks/README.md`` for the results and what limits them).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
 
-import numpy as np
 
+def _threads_from_argv(default: int = 1) -> int:
+    """``--threads N``, read before NumPy loads: its BLAS takes the thread count from the
+    environment at import time."""
+    for i, arg in enumerate(sys.argv):
+        if arg == "--threads" and i + 1 < len(sys.argv):
+            return int(sys.argv[i + 1])
+        if arg.startswith("--threads="):
+            return int(arg.split("=", 1)[1])
+    return default
+
+
+THREADS = _threads_from_argv()
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = str(THREADS)
+
+import numpy as np  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)  # measure this checkout's autograd_course, wherever it is installed
 sys.setrecursionlimit(10_000)  # only so that the *other* libraries get a fair chance
 
+import workloads as W  # noqa: E402
+
 import autograd_course as ag  # noqa: E402
+from autograd_course.autograd.function import Node, _SavedTensor  # noqa: E402
+
+LIBS = ("numpy", "ours", "torch", "dezero", "micrograd")
+TARGETS = {"mlp": 1.05, "chain1k": 6.0, "chain100k": 8.0, "resnet": 1.5}
 
 
-def median_time(fn, repeat: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+# --- measuring ------------------------------------------------------------------------------
+def time_each(fns: dict, repeat: int) -> dict:
+    """Median seconds per callable (or the exception's name when one fails on the warm-up).
+
+    Each library runs a warm-up and ``repeat`` runs in one block; the blocks run once in
+    order and once in reverse order, and the median is over both. (Taking turns run by run
+    lets one library's allocations slow down the next: after a DeZero step NumPy and ours ran
+    10-15% slower. And whichever library runs right after a large workload pays for memory
+    the allocator has just handed back: PyTorch's resnet18 ran in 37 ms before ours and in
+    50 ms after it. Both orders even that out.)
+    """
+    results, times = {}, {name: [] for name in fns}
+    for order in (list(fns), list(fns)[::-1]):
+        for name in order:
+            if name in results:
+                continue
+            fn = fns[name]
+            try:
+                fn()  # warm-up
+            except RecursionError:
+                results[name] = "RecursionError"
+                continue
+            for _ in range(repeat):
+                start = time.perf_counter()
+                fn()
+                times[name].append(time.perf_counter() - start)
+    for name, t in times.items():
+        if name not in results:
+            results[name] = statistics.median(t)
+    return results
 
 
-def peak_memory(fn) -> int:
+def peak_mb(fn, calls: int = 1) -> float:
+    """Peak traced memory (MiB) while ``fn`` runs ``calls`` times, above what was live before."""
+    gc.collect()
     tracemalloc.start()
-    fn()
+    for _ in range(calls):
+        fn()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return peak
+    return peak / 2**20
 
 
-# --- workload 1: MLP 784-256-10, batch 128, one SGD step --------------------------------------
-def mlp_setup(seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((128, 784)).astype(np.float32)
-    labels = rng.integers(0, 10, 128)
-    w1 = (rng.standard_normal((784, 256)) * 0.05).astype(np.float32)
-    b1 = np.zeros(256, np.float32)
-    w2 = (rng.standard_normal((256, 10)) * 0.05).astype(np.float32)
-    b2 = np.zeros(10, np.float32)
-    return x, labels, [w1, b1, w2, b2]
+def graph_objects() -> tuple[int, int]:
+    """(graph nodes, saved tensors) alive now."""
+    gc.collect()
+    nodes = saved = 0
+    for obj in gc.get_objects():
+        kind = type(obj)  # not isinstance: some proxies warn when asked for __class__
+        if issubclass(kind, Node):
+            nodes += 1
+        elif issubclass(kind, _SavedTensor):
+            saved += 1
+    return nodes, saved
 
 
-def mlp_numpy(x, labels, params, lr=0.01):
-    w1, b1, w2, b2 = params
-    h = x @ w1 + b1
-    r = np.maximum(h, 0)
-    logits = r @ w2 + b2
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(shifted)
-    p = e / e.sum(axis=1, keepdims=True)
-    n = x.shape[0]
-    loss = -np.log(p[np.arange(n), labels]).mean()
-    dlogits = p
-    dlogits[np.arange(n), labels] -= 1
-    dlogits /= n
-    dw2 = r.T @ dlogits
-    db2 = dlogits.sum(axis=0)
-    dr = dlogits @ w2.T
-    dh = dr * (h > 0)
-    dw1 = x.T @ dh
-    db1 = dh.sum(axis=0)
-    for p_, g in zip(params, (dw1, db1, dw2, db2)):
-        p_ -= lr * g
-    return loss
-
-
-def mlp_ours(x, labels, params):
-    tx, tl = ag.from_numpy(x), ag.from_numpy(labels.astype(np.int64))
-    model = ag.nn.Sequential(ag.nn.Linear(784, 256), ag.nn.ReLU(), ag.nn.Linear(256, 10))
-    with ag.no_grad():
-        for p, v in zip(model.parameters(), (params[0].T, params[1], params[2].T, params[3])):
-            p.copy_(ag.from_numpy(np.ascontiguousarray(v)))
-    opt = ag.optim.SGD(model.parameters(), lr=0.01)
-
-    def step():
-        opt.zero_grad()
-        loss = ag.nn.functional.cross_entropy(model(tx), tl)
-        loss.backward()
-        opt.step()
-
-    return step
-
-
-def mlp_torch(torch, x, labels, params):
-    tx, tl = torch.from_numpy(x), torch.from_numpy(labels.astype(np.int64))
-    model = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(),
-                                torch.nn.Linear(256, 10))
-    opt = torch.optim.SGD(model.parameters(), lr=0.01)
-
-    def step():
-        opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(model(tx), tl)
-        loss.backward()
-        opt.step()
-
-    return step
-
-
-def mlp_dezero(dz, x, labels, params):
-    import dezero.functions as F
-    import dezero.layers as L
-
-    model = dz.models.Sequential(L.Linear(256), F.relu, L.Linear(10)) if hasattr(
-        dz.models, "Sequential") else dz.models.MLP((256, 10))
-    opt = dz.optimizers.SGD(0.01).setup(model)
-
-    def step():
-        model.cleargrads()
-        loss = F.softmax_cross_entropy(model(x), labels)
-        loss.backward()
-        opt.update()
-
-    return step
-
-
-# --- workloads 2 and 3: chains of element-wise ops ----------------------------------------------
-def chain_numpy(x0, n):
-    h = x0
-    saved = []
-    for i in range(n):  # h = tanh(h * 1.01 + 0.1) pieces, one op per step
-        k = i % 3
-        if k == 0:
-            h = h * 1.01
-        elif k == 1:
-            h = h + 0.1
-        else:
-            h = np.tanh(h)
-            saved.append(h)
-    g = np.ones_like(h)
-    for i in reversed(range(n)):
-        k = i % 3
-        if k == 0:
-            g = g * 1.01
-        elif k == 2:
-            y = saved.pop()
-            g = g * (1 - y * y)
-    return g
-
-
-def chain_generic(x0, n, tanh):
-    h = x0
-    for i in range(n):
-        k = i % 3
-        if k == 0:
-            h = h * 1.01
-        elif k == 1:
-            h = h + 0.1
-        else:
-            h = tanh(h)
-    return h
-
-
-def chain_ours(x0, n):
-    x = ag.tensor(x0, requires_grad=True)
-    chain_generic(x, n, ag.tanh).sum().backward()
-    return x.grad
-
-
-def chain_torch(torch, x0, n):
-    x = torch.tensor(x0, requires_grad=True)
-    chain_generic(x, n, torch.tanh).sum().backward()
-    return x.grad
-
-
-def chain_dezero(dz, x0, n):
-    import dezero.functions as F
-
-    x = dz.Variable(x0)
-    y = F.sum(chain_generic(x, n, F.tanh))
-    y.backward()
-    return x.grad
-
-
-def chain_micrograd(x0, n):
-    from micrograd.engine import Value
-
-    x = Value(float(x0[0]))
-    chain_generic(x, n, lambda v: v.tanh()).backward()
-    return x.grad
-
-
-# --- workload 4: resnet18 forward + backward -------------------------------------------------
-def resnet_ours():
-    ag.manual_seed(0)
-    model = ag.models.resnet18()
-    data = ag.rand(1, 3, 64, 64)
-
-    def run():
-        model.zero_grad()
-        model(data).sum().backward()
-
-    return run
-
-
-def resnet_torch(torch):
-    from torch import nn
-
-    def block(cin, cout, stride):
-        down = None
-        if stride != 1 or cin != cout:
-            down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
-        return cin, cout, stride, down
-
-    class Basic(nn.Module):
-        def __init__(self, cin, cout, stride, down):
-            super().__init__()
-            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
-            self.bn1 = nn.BatchNorm2d(cout)
-            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
-            self.bn2 = nn.BatchNorm2d(cout)
-            self.down = down
-
-        def forward(self, x):
-            out = self.bn2(self.conv2(torch.relu(self.bn1(self.conv1(x)))))
-            return torch.relu(out + (x if self.down is None else self.down(x)))
-
-    layers = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(),
-              nn.MaxPool2d(3, 2, 1)]
-    cin = 64
-    for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
-        layers += [Basic(*block(cin, cout, stride)), Basic(*block(cout, cout, 1))]
-        cin = cout
-    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 1000)]
-    model = nn.Sequential(*layers)
-    data = torch.rand(1, 3, 64, 64)
-
-    def run():
-        model.zero_grad()
-        model(data).sum().backward()
-
-    return run
-
-
-def chain_row(n, size, repeat, torch, dz, mg) -> dict:
-    """One table row: a chain of ``n`` element-wise ops on a tensor of ``size`` elements."""
-    x0 = np.linspace(-1, 1, size).astype(np.float32)
-    r = repeat if n == 1000 else max(3, repeat // 2)
-    row = {"workload": f"chain of {n:,} ops on ({size},)",
-           "numpy": median_time(lambda: chain_numpy(x0, n), r),
-           "ours": median_time(lambda: chain_ours(x0, n), r)}
-    if torch:
-        row["torch"] = median_time(lambda: chain_torch(torch, x0, n), r)
-    if dz and n <= 1000:
-        row["dezero"] = median_time(lambda: chain_dezero(dz, x0, n), r)
-    if mg and n <= 1000:
-        row["micrograd"] = median_time(lambda: chain_micrograd(x0, n), r)
-    row["peak_mb"] = peak_memory(lambda: chain_ours(x0, n)) / 2**20
-    return row
-
-
-# --- the report ------------------------------------------------------------------------------
 def optional(name):
     try:
         if name == "dezero":
@@ -274,98 +118,243 @@ def optional(name):
         return None
 
 
+# --- the workloads ---------------------------------------------------------------------------
+def bench_mlp(repeat, torch, dz) -> dict:
+    data = W.MLPData()
+    fns = {"numpy": W.mlp_numpy(data), "ours": W.mlp_ours(data)}
+    if torch:
+        fns["torch"] = W.mlp_torch(torch, data)
+    if dz:
+        fns["dezero"] = W.mlp_dezero(dz, data)
+    row = {"key": "mlp", "workload": "MLP 784-256-10, batch 128, float32, SGD step",
+           "times": time_each(fns, repeat)}
+    row["peak"] = {"numpy": peak_mb(W.mlp_numpy(data)), "ours": peak_mb(W.mlp_ours(data))}
+    error = W.mlp_gradient_error(data)
+    row["check"] = f"MLP gradients, by hand vs ours: max rel. error {error:.1e}"
+    return row
+
+
+def bench_chain(n, size, repeat, torch, dz, mg) -> dict:
+    x0 = np.linspace(-1, 1, size).astype(np.float32)
+    fns = {"numpy": W.chain_numpy(x0, n), "ours": W.chain_ours(x0, n)}
+    if torch:
+        fns["torch"] = W.chain_torch(torch, x0, n)
+    if dz:
+        fns["dezero"] = W.chain_dezero(dz, x0, n)
+    if mg:
+        fns["micrograd"] = W.chain_micrograd(x0, n)
+    reps = repeat if n <= 1000 else max(3, (repeat + 1) // 2)
+    row = {"key": "chain1k" if n <= 1000 else "chain100k",
+           "workload": f"chain of {n:,} element-wise ops on ({size},)",
+           "times": time_each(fns, reps)}
+    row["peak"] = {"numpy": peak_mb(fns["numpy"]), "ours": peak_mb(fns["ours"])}
+    if n > 1000:  # what the cyclic garbage collector costs here (timeit pauses it too)
+        gc.disable()
+        try:
+            paused = time_each({k: fns[k] for k in ("numpy", "ours")}, reps)
+        finally:
+            gc.enable()
+        row["note"] = (f"chain of {n:,} with the cyclic GC paused (gc.disable()): ours "
+                       f"{paused['ours'] / paused['numpy']:.2f}× NumPy by hand")
+    hand, ours = W.chain_numpy_grad(x0, n), W.chain_ours_grad(x0, n).numpy()
+    err = float(np.abs(hand - ours).max() / (np.abs(hand).max() or 1.0))
+    row["check"] = f"chain of {n:,}: gradient by hand vs ours: max rel. error {err:.1e}"
+    return row
+
+
+def bench_resnet(repeat, torch) -> dict:
+    data = W.resnet_input()
+    fns = {"ours": W.resnet_ours(data)}
+    if torch:
+        fns["torch"] = W.resnet_torch(torch, data)
+    row = {"key": "resnet", "workload": "resnet18, 1x3x64x64, forward + backward",
+           "times": time_each(fns, repeat), "base": "torch"}
+    row["peak"] = {"ours": peak_mb(fns["ours"])}
+    return row
+
+
+def memory_checks() -> list[str]:
+    """Nothing accumulates over many steps; no_grad records no graph and saves nothing."""
+    data = W.MLPData()
+    lines = []
+    step = W.mlp_ours(data)
+    step()
+    few, many = peak_mb(step, 10), peak_mb(step, 200)
+    verdict = "ok" if abs(many - few) <= 0.05 * few else "GROWS"
+    lines.append(f"MLP peak memory, 200 steps vs 10 steps: {many:.2f} vs {few:.2f} MiB "
+                 f"({(many / few - 1) * 100:+.1f}%, target within 5%: {verdict})")
+    for name, model, x in (
+        ("MLP", W.mlp_ours_model(data), ag.from_numpy(data.x)),
+        ("resnet18", ag.models.resnet18(), ag.from_numpy(W.resnet_input())),
+    ):
+        base = graph_objects()
+        out = model(x)
+        recorded = graph_objects()
+        del out
+        with ag.no_grad():
+            out = model(x)
+            held = graph_objects()
+        del out
+        lines.append(
+            f"{name} forward: {recorded[0] - base[0]} nodes / {recorded[1] - base[1]} saved "
+            f"tensors recorded; under no_grad: {held[0] - base[0]} nodes / "
+            f"{held[1] - base[1]} saved tensors")
+    return lines
+
+
 def digits_training_time() -> float:
-    """Seconds to train the chapter-7 style MLP on the digits data set (5 epochs)."""
-    x, y = ag.datasets.load_digits()
+    """Seconds to train chapter 7's network on the digits: 15 epochs, as the notebook does."""
+    F = ag.nn.functional
+    images, labels = ag.datasets.load_digits()
+    x = images.reshape(len(images), 64)
     ag.manual_seed(0)
-    x = x.reshape(len(x), -1).float() / 16.0
+    order = ag.randperm(len(x))
+    test_idx, train_idx = order[:360], order[360:]
+    loader = ag.utils.data.DataLoader(
+        ag.utils.data.TensorDataset(x[train_idx], labels[train_idx]), batch_size=32,
+        shuffle=True)
     model = ag.nn.Sequential(ag.nn.Linear(64, 64), ag.nn.ReLU(), ag.nn.Linear(64, 10))
-    opt = ag.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    loader = ag.utils.data.DataLoader(ag.utils.data.TensorDataset(x, y), batch_size=32,
-                                      shuffle=True)
+    opt = ag.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    sched = ag.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.1)
     start = time.perf_counter()
-    for _ in range(5):
+    for _ in range(15):
         for xb, yb in loader:
             opt.zero_grad()
-            ag.nn.functional.cross_entropy(model(xb), yb).backward()
+            F.cross_entropy(model(xb), yb).backward()
             opt.step()
+        sched.step()
+        with ag.no_grad():
+            (model(x[test_idx]).argmax(1) == labels[test_idx]).float().mean().item()
     return time.perf_counter() - start
 
 
 def notebook_times() -> list[tuple[str, float]]:
-    root = os.path.join(os.path.dirname(__file__), "..", "notebooks")
+    """Wall time to execute each notebook (kernel start included), course then solutions."""
+    import nbclient
+    import nbformat
+
     results = []
-    for name in sorted(os.listdir(root)):
-        if name.endswith(".ipynb"):
+    for folder in ("notebooks", os.path.join("notebooks", "solutions")):
+        path = os.path.join(ROOT, folder)
+        names = sorted(f for f in os.listdir(path) if f.endswith(".ipynb")) if os.path.isdir(
+            path) else []
+        for name in names:
+            nb = nbformat.read(os.path.join(path, name), as_version=4)
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
-                            "--stdout", os.path.join(root, name)],
-                           check=True, capture_output=True)
-            results.append((name, time.perf_counter() - start))
+            status = "ok"
+            try:
+                nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                        resources={"metadata": {"path": path}}).execute()
+            except Exception as error:  # report it and go on timing the others
+                status = f"FAILED ({type(error).__name__})"
+            results.append((os.path.join(folder, name)[len("notebooks/"):],
+                            time.perf_counter() - start, status))
     return results
+
+
+# --- the report ------------------------------------------------------------------------------
+def cell(row, lib) -> str:
+    t, base = row["times"].get(lib), row["times"].get(row.get("base", "numpy"))
+    if t is None:
+        return "—"
+    if isinstance(t, str):
+        return t
+    if lib == row.get("base", "numpy"):
+        return f"{t * 1e3:.2f} ms"
+    return f"{t / base:.2f}×"
+
+
+def verdict(row) -> str:
+    t, base = row["times"].get("ours"), row["times"].get(row.get("base", "numpy"))
+    target = TARGETS[row["key"]]
+    if not isinstance(base, float):
+        return f"≤ {target}× (no baseline)"
+    ratio = t / base
+    return f"≤ {target}×: {'met' if ratio <= target else f'NOT met ({ratio / target:.2f}× over)'}"
+
+
+def print_table(rows, markdown: bool) -> None:
+    head = ["workload", "NumPy by hand", "ours", "PyTorch", "DeZero", "micrograd", "target",
+            "peak MiB (NumPy / ours)"]
+    lines = []
+    for row in rows:
+        peak = row["peak"]
+        lines.append([
+            row["workload"] + (" (vs PyTorch)" if row.get("base") == "torch" else ""),
+            *[cell(row, lib) for lib in LIBS], verdict(row),
+            " / ".join(f"{peak[k]:.1f}" if k in peak else "—" for k in ("numpy", "ours")),
+        ])
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for line in lines:
+            print("| " + " | ".join(line) + " |")
+        return
+    widths = [max(len(r[i]) for r in [head] + lines) for i in range(len(head))]
+    for line in [head] + lines:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(line, widths))))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--quick", action="store_true", help="3 repeats, no notebooks")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per median (default 7)")
+    parser.add_argument("--quick", action="store_true", help="3 runs per median")
     parser.add_argument("--notebooks", action="store_true", help="also time every notebook")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS and PyTorch threads (default 1: see benchmarks/README.md)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--only", default="mlp,chain1k,chain100k,resnet,memory,digits",
+                        help="comma-separated subset of: mlp chain1k chain100k resnet memory "
+                             "digits")
     args = parser.parse_args()
     repeat = 3 if args.quick else args.repeat
+    only = set(args.only.split(","))
     torch, dz, mg = optional("torch"), optional("dezero"), optional("micrograd")
+    threads = THREADS
     if torch is not None:
-        torch.set_num_threads(os.cpu_count() or 1)
+        torch.set_num_threads(threads)  # the same threads NumPy's BLAS uses
 
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+    print(f"machine: {platform.machine()} {platform.processor() or ''}, {os.cpu_count()} cores; "
           f"Python {platform.python_version()}, NumPy {np.__version__}"
-          + (f", torch {torch.__version__}" if torch else ""))
-    print(f"medians of {repeat} runs; ratio = time / NumPy-by-hand time\n")
+          + (f", PyTorch {torch.__version__}" if torch else "")
+          + f"; {threads} BLAS / PyTorch threads")
+    print(f"medians of 2 x {repeat} runs (chain of 100,000: 2 x {max(3, (repeat + 1) // 2)}); "
+          "ratio = time / NumPy-by-hand time (resnet18: / PyTorch time)\n")
     rows = []
-
-    x, labels, params = mlp_setup()
-    base = median_time(lambda: mlp_numpy(x, labels, [p.copy() for p in params]), repeat)
-    row = {"workload": "MLP 784-256-10 b128 SGD step", "numpy": base,
-           "ours": median_time(mlp_ours(x, labels, params), repeat)}
-    if torch:
-        row["torch"] = median_time(mlp_torch(torch, x, labels, params), repeat)
-    if dz:
-        row["dezero"] = median_time(mlp_dezero(dz, x, labels, params), repeat)
-    row["peak_mb"] = peak_memory(mlp_ours(x, labels, params)) / 2**20
-    rows.append(row)
-
-    for n, size in ((1000, 100), (100_000, 1)):
-        rows.append(chain_row(n, size, repeat, torch, dz, mg))
-
-    res = {"workload": "resnet18 1x3x64x64 fwd+bwd (seconds)",
-           "ours": median_time(resnet_ours(), max(3, repeat // 2))}
-    if torch:
-        res["torch"] = median_time(resnet_torch(torch), max(3, repeat // 2))
-    rows.append(res)
-
-    libs = ["ours", "torch", "dezero", "micrograd"]
-    print(f"{'workload':40s} " + " ".join(f"{k:>12s}" for k in libs) + f" {'peak MB':>9s}")
+    if "mlp" in only:
+        rows.append(bench_mlp(repeat, torch, dz))
+    if "chain1k" in only:
+        rows.append(bench_chain(1000, 100, repeat, torch, dz, mg))
+    if "chain100k" in only:
+        rows.append(bench_chain(100_000, 1, repeat, torch, dz, mg))
+    if "resnet" in only:
+        rows.append(bench_resnet(max(3, (repeat + 1) // 2), torch))
+    print_table(rows, args.markdown)
     for row in rows:
-        base = row.get("numpy")
-        cells = []
-        for k in libs:
-            if k not in row:
-                cells.append(f"{'—':>12s}")
-            elif base:
-                cells.append(f"{row[k] / base:11.2f}×")
-            else:
-                cells.append(f"{row[k]:11.3f}s")
-        peak = f"{row['peak_mb']:9.1f}" if "peak_mb" in row else f"{'':9s}"
-        print(f"{row['workload']:40s} " + " ".join(cells) + " " + peak)
-        if base:
-            print(f"{'  (NumPy by hand: %.3f ms)' % (base * 1e3):40s}")
-    if "torch" in res:
-        print(f"\nresnet18: ours / torch = {res['ours'] / res['torch']:.2f}")
-
-    print(f"\ndigits MLP, 5 epochs: {digits_training_time():.2f} s")
+        if row["key"] == "resnet":
+            t = row["times"]
+            print(f"\nresnet18: ours {t['ours'] * 1e3:.0f} ms"
+                  + (f", PyTorch {t['torch'] * 1e3:.0f} ms" if "torch" in t else ""))
+    for row in rows:
+        if "note" in row:
+            print(row["note"])
+    print("\nchecks:")
+    for row in rows:
+        if "check" in row:
+            print("  " + row["check"])
+    if "memory" in only:
+        for line in memory_checks():
+            print("  " + line)
+    if "digits" in only:
+        print(f"\ndigits, chapter 7's MLP, 15 epochs: {digits_training_time():.2f} s")
     if args.notebooks:
-        print("\nnotebook execution times:")
-        for name, seconds in notebook_times():
-            print(f"  {name:40s} {seconds:6.1f} s")
+        print("\nnotebook execution times (kernel start included):")
+        total = 0.0
+        for name, seconds, status in notebook_times():
+            total += seconds
+            print(f"  {name:40s} {seconds:6.1f} s  {status}")
+        print(f"  {'total':40s} {total:6.1f} s")
 
 
 if __name__ == "__main__":

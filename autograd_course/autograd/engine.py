@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 import warnings
 
+import numpy as np
+
 from .._backend import array_module
+from . import function as _function
 from . import grad_mode
 from .function import AccumulateGrad, Function
 from .function import _Tensor as _tensor_class
@@ -144,40 +148,48 @@ def _topological_order(root_nodes):
     ``AccumulateGrad`` before any of them (in the order they became ready): PyTorch's
     priorities, so hooks fire in the same order as there.
     """
-    dependencies = {}
-    stack = list(root_nodes)
-    seen = set(stack)
+    dependencies = {}  # node -> how many edges point at it (its key: seen by the walk)
+    roots = set(root_nodes)
+    stack = list(roots)
     while stack:  # an explicit stack instead of recursion: 100,000-node chains are fine
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt, _ in stack.pop().next_functions:
             if nxt is None:
                 continue
-            dependencies[nxt] = dependencies.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    ticket = itertools.count()
+            if nxt in dependencies:
+                dependencies[nxt] += 1
+            else:
+                dependencies[nxt] = 1
+                if nxt not in roots:  # a root is walked from the start
+                    stack.append(nxt)
+    ticket = itertools.count()  # breaks ties between leaves: first ready, first run
     ready = [_priority(n, ticket) for n in root_nodes if n not in dependencies]
     heapq.heapify(ready)
     order = []
+    push, pop = heapq.heappush, heapq.heappop
     while ready:
-        node = heapq.heappop(ready)[2]
+        node = pop(ready)[1]
         order.append(node)
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            dependencies[nxt] -= 1
-            if dependencies[nxt] == 0:
-                heapq.heappush(ready, _priority(nxt, ticket))
+            left = dependencies[nxt] - 1
+            dependencies[nxt] = left
+            if left == 0:  # every gradient for nxt is in: it is ready (_priority, inlined)
+                if type(nxt) is AccumulateGrad:
+                    push(ready, (_LEAVES_FIRST + next(ticket), nxt))
+                else:
+                    push(ready, (-nxt._seq, nxt))
     return order
 
 
 def _priority(node, ticket) -> tuple:
-    first = _LEAVES_FIRST if type(node) is AccumulateGrad else -node._seq
-    return (first, next(ticket), node)
+    """Heap key (smallest first): a leaf's AccumulateGrad, else the newest node (-_seq)."""
+    if type(node) is AccumulateGrad:
+        return (_LEAVES_FIRST + next(ticket), node)
+    return (-node._seq, node)
 
 
-_LEAVES_FIRST = float("-inf")
+_LEAVES_FIRST = -(2**62)  # below every -_seq
 
 
 def _needed(order, targets):
@@ -198,10 +210,10 @@ def _needed(order, targets):
 # --- running ---------------------------------------------------------------------------------
 def _run(roots, root_grads, retain_graph, create_graph, capture, accumulate):
     """Run the backward pass; return the gradients caught at the ``capture`` points."""
-    buffers: dict = {}
+    buffers: dict = {}  # node -> [gradient per output], summed as they arrive
     for t, g in zip(roots, root_grads):
         node, nr = _capture_point(t)
-        _add_to_buffer(buffers, node, nr, g, len(node._output_meta))
+        _add_to_buffer(buffers, node, nr, g)
     order = _topological_order(list(buffers))
     targets = needed = None
     if capture is not None:
@@ -228,21 +240,43 @@ def _run(roots, root_grads, retain_graph, create_graph, capture, accumulate):
                 if node not in needed:
                     continue
             grad_inputs = _call_backward(node, grads)
-            if not retain_graph:
+            if not retain_graph and node._saved:
                 node._release()
             for tracer in _tracers:
                 tracer(node, grads, grad_inputs)
-            for (nxt, nr), g in zip(node.next_functions, grad_inputs):
-                if nxt is not None and g is not None:
-                    _add_to_buffer(buffers, nxt, nr, g, len(nxt._output_meta))
+            _deliver(buffers, node.next_functions, grad_inputs)
+            del grad_inputs  # so that a leaf can see it is the only holder (_unshared)
     finally:
         grad_mode.state.enabled = enabled
     return captured
 
 
+def _deliver(buffers, edges, grad_inputs) -> None:
+    """Hand each input's gradient down its edge (a helper, so no loop variable outlives it).
+
+    ``_add_to_buffer``'s work, written out: this runs for every edge of the graph.
+    """
+    for (nxt, nr), g in zip(edges, grad_inputs):
+        if nxt is None or g is None:
+            continue
+        slots = buffers.get(nxt)
+        if slots is None:
+            if type(nxt) is AccumulateGrad or len(nxt._output_meta) == 1:
+                buffers[nxt] = [g]
+                continue
+            slots = buffers[nxt] = [None] * len(nxt._output_meta)
+        old = slots[nr]
+        slots[nr] = g if old is None else old + g
+
+
 def _leaf(node, grads, capture, captured, accumulate, create_graph) -> None:
     """At a leaf: run its hooks, then hand the gradient back (``grad``) or into ``.grad``."""
-    leaf, grad = node.variable, grads[0]
+    leaf = node.variable
+    if (accumulate and leaf._grad is None and capture is None and not create_graph
+            and not leaf._hooks and not _tracers and _unshared(grads)):
+        leaf._grad = grads[0]  # nobody else can see it: it becomes .grad without a copy
+        return
+    grad = grads[0]
     for hook in leaf._hooks or ():
         result = hook(grad)
         if result is not None:
@@ -256,11 +290,13 @@ def _leaf(node, grads, capture, captured, accumulate, create_graph) -> None:
         tracer(node, grads, ())
 
 
-def _add_to_buffer(buffers, node, nr, grad, n_outputs):
+def _add_to_buffer(buffers, node, nr, grad) -> None:
+    """Collect ``grad`` for output ``nr`` of ``node``; gradients for one output add up."""
     slots = buffers.get(node)
     if slots is None:
-        slots = buffers[node] = [None] * n_outputs
-    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+        slots = buffers[node] = [None] * len(node._output_meta)
+    old = slots[nr]
+    slots[nr] = grad if old is None else old + grad
 
 
 def _run_prehooks(node, grads):
@@ -296,7 +332,7 @@ def _call_backward(node, grads):
                 f"function {node.name()} returned an incorrect number of gradients "
                 f"(expected {len(meta)}, got {len(result)})"
             )
-    Tensor = _tensor_class()
+    Tensor = _function._tensor_class
     grad_inputs = []
     for i, g in enumerate(result):
         m = meta[i]
@@ -360,8 +396,8 @@ class _CopyGrad(Function):
 def _accumulate(leaf, grad, create_graph):
     """``AccumulateGrad``: add into ``leaf.grad`` (in place, so it stays the same object)."""
     if leaf._grad is None:
-        # the engine may hand the same gradient tensor to several places: keep a private copy
-        # (recorded, as PyTorch's CopyBackwards, when the gradient is itself differentiable)
+        # the gradient may be seen elsewhere (see _unshared): keep a private copy (recorded,
+        # as PyTorch's CopyBackwards, when the gradient is itself differentiable)
         if create_graph and grad._requires_grad:
             leaf._grad = _CopyGrad.apply(None, grad)
         else:
@@ -370,3 +406,40 @@ def _accumulate(leaf, grad, create_graph):
         leaf._grad = leaf._grad + grad
     else:
         leaf._grad._data += grad._data
+
+
+# --- taking a gradient over without a copy ----------------------------------------------------
+def _refcount(obj) -> int:
+    return sys.getrefcount(obj)
+
+
+# What _refcount reports for an object that exactly one container or attribute holds, measured
+# the same way the checks below measure (so it is right for this Python version). None where
+# there are no reference counts (PyPy): then gradients are always copied.
+_HOLDER = [object()]
+_ONE_HOLDER = _refcount(_HOLDER[0]) if hasattr(sys, "getrefcount") else None
+del _HOLDER
+
+
+def _unshared(grads) -> bool:
+    """True when nothing but the engine's ``grads`` list holds ``grads[0]`` or its memory.
+
+    A leaf's first gradient could then become its ``.grad`` as it is, instead of as a copy
+    (for a weight matrix the copy costs as much as a large part of the backward pass). It is
+    not safe in general: a backward may return the same tensor for two inputs (``AddBackward0``
+    does), or a view of it, or a tensor the user holds, and a later in-place accumulation into
+    one ``.grad`` would change the other. PyTorch's ``AccumulateGrad`` decides it the same
+    way, by the tensor's reference count: here, of the tensor, of its array, and of the array
+    that owns the memory when it is a view. The array must also be a plain, writable,
+    C-contiguous NumPy array (not a broadcast view, and laid out like a fresh copy).
+    """
+    if _ONE_HOLDER is None or _refcount(grads[0]) != _ONE_HOLDER:
+        return False
+    data = grads[0]._data  # from here on, this local holds one more reference
+    if type(data) is not np.ndarray or not (data.flags.c_contiguous and data.flags.writeable):
+        return False
+    if _refcount(data) != _ONE_HOLDER + 1:
+        return False
+    base = data.base
+    return base is None or (type(base) is np.ndarray and base.base is None
+                            and _refcount(base) == _ONE_HOLDER + 1)

@@ -18,7 +18,8 @@ import warnings
 
 from . import grad_mode
 
-_tensor_class = None  # autograd_course.tensor.Tensor, looked up once
+_tensor_class = None  # autograd_course.tensor.Tensor; tensor.py registers it when it loads
+_grad_state = grad_mode.state  # the grad mode switch (one object, for the process's lifetime)
 _sequence = itertools.count()  # creation order of nodes: the engine runs newer nodes first
 
 _FREED_MESSAGE = (
@@ -31,7 +32,7 @@ _FREED_MESSAGE = (
 
 
 def _Tensor():  # noqa: N802
-    """The Tensor class, imported on first use (tensor.py imports this module's users)."""
+    """The Tensor class (tensor.py imports this module, so it cannot be imported here)."""
     global _tensor_class
     if _tensor_class is None:
         from ..tensor import Tensor
@@ -46,16 +47,13 @@ class Node:
     ``next_functions`` holds one ``(node, output_nr)`` pair per tensor input: the node that
     produced that input (``AccumulateGrad`` for a leaf that requires grad, ``None`` for an
     input that needs no gradient). Following these pairs from the loss reaches every leaf.
+
+    Every recorded node also has ``_seq`` (its creation order) and ``_pre_hooks`` (hooks on
+    its outputs' gradients, ``[(output_nr, fn), ...]`` or None).
     """
 
-    __slots__ = ("next_functions", "_seq", "_pre_hooks", "_released", "__dict__", "__weakref__")
+    __slots__ = ()
     _output_meta: tuple = (None,)  # (shape, dtype) per output; one output unless recorded
-
-    def __init__(self) -> None:
-        self.next_functions: tuple = ()
-        self._seq = next(_sequence)
-        self._pre_hooks = None  # hooks on this node's outputs: [(output_nr, fn), ...]
-        self._released = False
 
     def name(self) -> str:
         return type(self).__name__
@@ -70,6 +68,20 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class _VersionCounter:
+    """Counts in-place changes. Shared by tensors that share memory (``detach()``, views).
+
+    A tensor gets one only when something needs it (a saved output, an in-place op, a
+    view): most tensors are intermediate results that never do, and skipping the object
+    makes every op cheaper.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
 
 
 class _RemovableHandle:
@@ -88,11 +100,13 @@ class _RemovableHandle:
 class AccumulateGrad(Node):
     """The node at a leaf: adds the gradient that reaches it into ``variable.grad``."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("variable", "next_functions", "_seq", "_pre_hooks", "__weakref__")
 
     def __init__(self, variable) -> None:
-        super().__init__()
         self.variable = variable
+        self.next_functions = ()
+        self._seq = next(_sequence)
+        self._pre_hooks = None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -102,22 +116,24 @@ class AccumulateGrad(Node):
 
 
 class BackwardNode(Node):
-    """The ctx of a ``Function`` call. Subclassed once per Function (``MulBackward0``...)."""
+    """The ctx of a ``Function`` call. Subclassed once per Function (``MulBackward0``...).
+
+    It has no ``__slots__``: ``forward`` may store anything on its ctx (``ctx.constant``).
+    Creating one runs no Python code, because every op creates one, recorded or not; the
+    attributes a recorded node needs are set by ``_link`` when the call is recorded, and
+    everything else reads these class-level defaults until it is set.
+    """
 
     _forward_cls = None  # the Function this node belongs to
     _builtin = False
 
-    # defaults, set on the instance only when used: every recorded op creates a node
     needs_input_grad: tuple = ()
+    next_functions: tuple = ()
+    _pre_hooks = None
     _to_save: tuple = ()
-    _saved = None
+    _saved = None  # one _SavedTensor (or _SavedNone) per saved tensor, once recorded
+    _released = False
     _non_differentiable: tuple = ()
-
-    def __init__(self) -> None:
-        self.next_functions = ()
-        self._seq = next(_sequence)
-        self._pre_hooks = None
-        self._released = False
 
     # --- the ctx API used inside forward/backward ---------------------------------------
     def save_for_backward(self, *tensors) -> None:
@@ -131,11 +147,14 @@ class BackwardNode(Node):
     @property
     def saved_tensors(self) -> tuple:
         """The tensors ``forward`` saved, as they were then (else a clear error)."""
-        if self._released:
-            raise RuntimeError(_FREED_MESSAGE)
-        if self._saved is None:  # still inside forward, or nothing was recorded
+        saved = self._saved
+        if saved is None:  # still inside forward, nothing was recorded, or freed
+            if self._released:
+                raise RuntimeError(_FREED_MESSAGE)
             return self._to_save
-        return tuple(saved.unpack(self) for saved in self._saved)
+        if len(saved) == 1:  # the common case, without building a list
+            return (saved[0].unpack(self),)
+        return tuple([s.unpack(self) for s in saved])
 
     def __repr__(self) -> str:
         if self._builtin:
@@ -153,30 +172,43 @@ class BackwardNode(Node):
 class _SavedTensor:
     """A tensor saved for backward plus its version then, to catch later in-place changes.
 
-    An output of the node that saves it is stored as its array only: holding the output
-    tensor would make a cycle (output -> grad_fn -> output) that reference counting cannot
-    free. It is rebuilt, pointing back at its node, when backward reads it.
+    An input is kept as the tensor itself, and its version read from it again at unpack
+    (every tensor that shares its memory shares its version counter). An output of the node
+    that saves it is stored as its array and version counter only: holding the output tensor
+    would make a cycle (output -> grad_fn -> output) that reference counting cannot free. It
+    is rebuilt, pointing back at its node, when backward reads it.
     """
 
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "requires_grad")
 
     def __init__(self, tensor, output_nr: int | None) -> None:
-        self.version_counter = tensor._version_counter
-        self.version = self.version_counter.value
         self.output_nr = output_nr
+        counter = tensor._vc  # (what tensor._version_counter reads, without the property)
         if output_nr is None:
-            self.tensor, self.data = tensor, None
+            self.tensor, self.data, self.version_counter = tensor, None, None
+            self.version = 0 if counter is None else counter.value
         else:
-            self.tensor, self.data = None, tensor._data
+            if counter is None:
+                counter = tensor._vc = _VersionCounter()
+            self.tensor, self.data, self.version_counter = None, tensor._data, counter
+            self.version = counter.value
             self.requires_grad = tensor._requires_grad
 
+    def current_version(self) -> int:
+        t = self.tensor
+        return t._version if t is not None else self.version_counter.value
+
     def unpack(self, node):
-        if self.version_counter.value != self.version:
+        t = self.tensor
+        if t is not None:
+            if t._version != self.version:
+                raise RuntimeError(self._modified_message(node))
+            return t
+        counter = self.version_counter
+        if counter.value != self.version:
             raise RuntimeError(self._modified_message(node))
-        if self.output_nr is None:
-            return self.tensor
-        out = _Tensor()._wrap(self.data, node._device)
-        out._version_counter = self.version_counter
+        out = _tensor_class._wrap(self.data, node._device)
+        out._vc = counter  # the same counter: in-place changes to the rebuilt tensor count
         if self.requires_grad:
             out._requires_grad, out.grad_fn, out._output_nr = True, node, self.output_nr
         return out
@@ -196,7 +228,7 @@ class _SavedTensor:
         return (
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [torch.{kind}Tensor [{shape}]]{where} is at version "
-            f"{self.version_counter.value}; expected version {self.version} instead. Hint: "
+            f"{self.current_version()}; expected version {self.version} instead. Hint: "
             "enable anomaly detection to find the operation that failed to compute its "
             "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
         )
@@ -271,19 +303,33 @@ class Function:
 
     @classmethod
     def apply(cls, *args):
-        """Run ``forward`` with grad mode off; record the call when an input requires grad."""
-        Tensor = _Tensor()
+        """Run ``forward`` with grad mode off; record the call when an input requires grad.
+
+        Every op in the library comes through here, recorded or not (the engine's backward
+        formulas run with grad mode off), so the path that records nothing does no graph
+        work at all: no metadata, no edges, no saved tensors kept.
+        """
+        Tensor = _tensor_class
         ctx = cls._backward_cls()
-        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-        ctx.needs_input_grad = needs
-        state = grad_mode.state
-        enabled = state.enabled
+        needs = []
+        for a in args:
+            needs.append(isinstance(a, Tensor) and a._requires_grad)
+        ctx.needs_input_grad = needs = tuple(needs)
+        state = _grad_state
+        if not state.enabled:  # no_grad, or a backward formula: nothing to record
+            outputs = cls.forward(ctx, *args)
+            if state.inference:
+                _mark_inference(outputs)
+            return outputs
+        record = True in needs
+        if record:
+            ctx._seq = next(_sequence)  # numbered before forward runs, as in PyTorch
         state.enabled = False  # forward's own tensor ops must not be recorded
         try:
             outputs = cls.forward(ctx, *args)
         finally:
-            state.enabled = enabled
-        if enabled and True in needs:
+            state.enabled = True
+        if record:
             return _link(ctx, args, outputs, Tensor)
         if state.inference:
             _mark_inference(outputs)
@@ -319,45 +365,64 @@ def _link(ctx: BackwardNode, args: tuple, outputs, Tensor):
     ctx.next_functions = tuple(edges)
     ctx._input_meta = tuple(in_meta)
     ctx._device = device
-    single = type(outputs) is not tuple
-    linked = []
-    out_meta = []
+    ctx._pre_hooks = None
     skip = ctx._non_differentiable
-    for nr, out in enumerate((outputs,) if single else outputs):
+    single = type(outputs) is not tuple
+    if single:  # the common case: _link_output's work, without the calls and loops
+        out = outputs
         if isinstance(out, Tensor):
             for a in args:
-                if a is out:  # forward returned an input: give it its own identity
+                if a is out:
                     out = out._alias()
                     break
             data = out._data
-            if data.dtype.kind in "fc" and not (skip and any(out is t for t in skip)):
-                out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
-            out_meta.append((data.shape, data.dtype))
+            dtype = data.dtype
+            if dtype.kind in "fc" and not (skip and any(out is t for t in skip)):
+                out._requires_grad, out.grad_fn, out._output_nr = True, ctx, 0
+            ctx._output_meta = ((data.shape, dtype),)
         else:
-            out_meta.append(None)
-        linked.append(out)
-    ctx._output_meta = tuple(out_meta)
-    if ctx._to_save:
-        ctx._saved = tuple([_save(t, linked) for t in ctx._to_save])
+            ctx._output_meta = (None,)
+        linked = (out,)
+    else:
+        linked = tuple([_link_output(ctx, args, o, nr, skip) if isinstance(o, Tensor) else o
+                        for nr, o in enumerate(outputs)])
+        ctx._output_meta = tuple([(o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                                  else None for o in linked])
+    to_save = ctx._to_save
+    if to_save:
+        saved = []
+        for t in to_save:
+            if t is None:
+                saved.append(_SavedNone)
+                continue
+            nr = None
+            for i, out in enumerate(linked):
+                if out is t:
+                    nr = i
+                    break
+            saved.append(_SavedTensor(t, nr))
+        ctx._saved = tuple(saved)
         ctx._to_save = ()
     if skip:
         ctx._non_differentiable = ()
-    return linked[0] if single else tuple(linked)
+    return linked[0] if single else linked
+
+
+def _link_output(ctx, args, out, nr: int, skip):
+    """Make output ``nr`` of a recorded call point at ``ctx`` (if it is differentiable)."""
+    for a in args:
+        if a is out:  # forward returned an input: give it its own identity
+            out = out._alias()
+            break
+    if out._data.dtype.kind in "fc" and not (skip and any(out is t for t in skip)):
+        out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+    return out
 
 
 def _mark_inference(outputs) -> None:
     for out in outputs if isinstance(outputs, tuple) else (outputs,):
-        if isinstance(out, _Tensor()):
+        if isinstance(out, _tensor_class):
             out._inference = True
-
-
-def _save(tensor, outputs):
-    if tensor is None:
-        return _SavedNone
-    for nr, out in enumerate(outputs):
-        if out is tensor:
-            return _SavedTensor(tensor, nr)
-    return _SavedTensor(tensor, None)
 
 
 class _SavedNoneType:

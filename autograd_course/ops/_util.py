@@ -8,10 +8,11 @@ import numbers
 import numpy as np
 
 from .. import dtypes
+from ..autograd import function as _function
 
 
 def is_tensor(value) -> bool:
-    return hasattr(value, "_data") and hasattr(value, "grad_fn")
+    return isinstance(value, _function._tensor_class)
 
 
 def scalar_like(value, like):
@@ -20,7 +21,10 @@ def scalar_like(value, like):
     PyTorch's rule: ``float32_tensor * 2.5`` stays float32; ``int_tensor * 2.5`` becomes the
     default float type (float32); ``int_tensor * 2`` stays integer.
     """
-    kind = like._data.dtype.kind
+    dtype = like._data.dtype
+    kind = dtype.kind
+    if type(value) is float and kind in "fc":  # the common case, decided without the ABCs
+        return like._new(like._xp.asarray(value, dtype=dtype))
     if isinstance(value, bool):
         dtype = like._data.dtype
     elif isinstance(value, numbers.Integral):
@@ -38,18 +42,24 @@ def scalar_like(value, like):
 
 def binary_operands(a, b):
     """Two operands as tensors of one dtype on one device, PyTorch's promotion rules."""
-    a_is, b_is = is_tensor(a), is_tensor(b)
-    if not a_is:
+    Tensor = _function._tensor_class
+    if not isinstance(a, Tensor):
         a = scalar_like(a, b)
-    elif not b_is:
+    elif not isinstance(b, Tensor):
         b = scalar_like(b, a)
-    elif a._device != b._device:
-        raise RuntimeError(
-            "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{a._device} and {b._device}!"
-        )
+    elif a._device is not b._device and a._device != b._device:
+        # PyTorch takes a 0-d CPU tensor next to a GPU tensor as a number (copied over)
+        if b._data.ndim == 0 and b._device.type == "cpu":
+            b = b.to(a._device)
+        elif a._data.ndim == 0 and a._device.type == "cpu":
+            a = a.to(b._device)
+        else:
+            raise RuntimeError(
+                "Expected all tensors to be on the same device, but found at least two "
+                f"devices, {a._device} and {b._device}!"
+            )
     da, db = a._data.dtype, b._data.dtype
-    if da != db:
+    if da is not db and da != db:
         target = _promote(a, b)
         if da != target:
             a = a.to(dtypes.from_numpy(target))
@@ -116,7 +126,7 @@ def broadcast_shape(a_shape, b_shape):
 
 def sum_to(grad, shape):
     """Undo broadcasting: sum ``grad`` over the dimensions that were broadcast to reach it."""
-    if grad.shape == shape:
+    if grad._data.shape == shape:
         return grad
     return grad.sum_to_size(shape)
 
@@ -139,6 +149,26 @@ def view_of(x, array):
     that saved the other.
     """
     out = x._new(array)
-    if x._xp.may_share_memory(array, x._data):
+    data = x._data
+    base = array.base
+    # a NumPy view's .base is the array that owns the memory: when that is x's array (or x's
+    # own base), they share memory for sure, without the slower may_share_memory
+    if (base is not None and (base is data or base is data.base)) or \
+            x._xp.may_share_memory(array, data):
         out._version_counter = x._version_counter
     return out
+
+
+def same_device(*tensors) -> None:
+    """PyTorch's error when an op's tensors (``None`` skipped) are not all on one device."""
+    first = None
+    for t in tensors:
+        if t is None:
+            continue
+        if first is None:
+            first = t._device
+        elif t._device is not first and t._device != first:
+            raise RuntimeError(
+                "Expected all tensors to be on the same device, but found at least two devices, "
+                f"{first} and {t._device}!"
+            )

@@ -30,19 +30,21 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        ctx.alpha = alpha
         if alpha != 1:
             return a._new(_elementwise(np.add, a, b, alpha))
         return a._new(_elementwise(np.add, a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        a_shape, b_shape = ctx.shapes
+        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
         need_a, need_b = ctx.needs_input_grad[:2]
+        alpha = ctx.alpha
         grad_b = None
         if need_b:
-            grad_b = sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, b_shape)
-        return (sum_to(grad, a_shape) if need_a else None), grad_b, None
+            grad_b = sum_to(grad if alpha == 1 else grad * alpha, b_shape)
+        grads = (sum_to(grad, a_shape) if need_a else None), grad_b
+        return grads if alpha == 1 else grads + (None,)  # alpha: a third input, no gradient
 
 
 class Sub(Function):
@@ -52,19 +54,21 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        ctx.alpha = alpha
         if alpha != 1:
             return a._new(_elementwise(np.subtract, a, b, alpha))
         return a._new(_elementwise(np.subtract, a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        a_shape, b_shape = ctx.shapes
+        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
         need_a, need_b = ctx.needs_input_grad[:2]
+        alpha = ctx.alpha
         grad_b = None
         if need_b:
-            grad_b = sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, b_shape)
-        return (sum_to(grad, a_shape) if need_a else None), grad_b, None
+            grad_b = sum_to(-grad if alpha == 1 else grad * -alpha, b_shape)
+        grads = (sum_to(grad, a_shape) if need_a else None), grad_b
+        return grads if alpha == 1 else grads + (None,)  # alpha: a third input, no gradient
 
 
 class RsubScalar(Function):

@@ -18,6 +18,7 @@ The backward pass is the same idea in reverse: ``dW = dOut · colsᵀ`` and
 from __future__ import annotations
 
 from ..autograd.function import Function
+from ._util import same_device
 
 
 def pair(value) -> tuple:
@@ -192,6 +193,7 @@ def _name(t, case=str) -> str:
 
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """PyTorch's ``F.conv2d``: (N, C, H, W) or unbatched (C, H, W) input."""
+    same_device(x, weight, bias)
     stride, pads, dilation = conv2d_geometry(x.shape, weight.shape, stride, padding, dilation)
     unbatched = x.ndim == 3
     if unbatched:

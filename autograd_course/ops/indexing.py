@@ -129,7 +129,10 @@ class CopySlices(IndexPut):
 
 def scatter_into_zeros(grad, index, dim: int, shape):
     """Zeros of ``shape`` holding ``grad`` at ``index`` along ``dim`` (``max(dim)``'s backward)."""
-    grids = list(grad._xp.indices(index.shape, sparse=True))
+    xp, ndim = grad._xp, len(index.shape)
+    # open grids, like np.indices(..., sparse=True) (which CuPy's indices does not offer)
+    grids = [xp.arange(n).reshape([n if i == d else 1 for i in range(ndim)])
+             for d, n in enumerate(index.shape)]
     grids[dim] = index
     return IndexGrad.apply(grad, tuple(grids), tuple(shape), False)
 
@@ -152,6 +155,11 @@ def _convert(part, xp):
         return int(part)
     if is_tensor(part):
         array = part._data
+        if part._xp is not xp:  # PyTorch takes CPU indices for a GPU tensor (copied over)
+            if part._device.type != "cpu":
+                raise RuntimeError("indices should be either on cpu or on the same device as "
+                                   "the indexed tensor (cpu)")
+            array = xp.asarray(array)
     elif isinstance(part, (list, tuple)):
         array = xp.asarray(part) if len(part) else xp.zeros(0, dtype=xp.int64)
     elif hasattr(part, "dtype"):  # a NumPy (or CuPy) array

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.function import AccumulateGrad, Function
-from ._util import broadcast_error, is_tensor, scalar_type
+from ._util import broadcast_error, is_tensor, same_device, scalar_type
 
 
 def _views():
@@ -98,10 +98,30 @@ def _inplace(x, op, other, saves_input: bool = True):
     return apply_inplace(x, op(x, other))
 
 
+def _write_sum(x, other, alpha, ufunc: str) -> bool:
+    """``x ±= alpha·other`` straight into x's memory when nothing is recorded and ``other`` has
+    x's dtype, device and shape (an optimizer's step): one pass over the memory fewer than
+    computing the result and copying it in. The values are the same bits as that path's."""
+    if not (is_tensor(other) and other._data.dtype == x._data.dtype
+            and other._device == x._device and other._data.shape == x._data.shape):
+        return False
+    check_inplace(x)
+    if _recording(x, other):
+        return False
+    xp, data = x._xp, other._data
+    if alpha != 1:
+        data = data * xp.asarray(alpha, dtype=data.dtype)
+    getattr(xp, ufunc)(x._data, data, out=x._data)
+    x._bump_version()
+    return True
+
+
 def add_(x, other, *, alpha=1):
     """x += alpha·other."""
     from .arithmetic import add
 
+    if _write_sum(x, other, alpha, "add"):
+        return x
     return _inplace(x, lambda a, b: add(a, b, alpha=alpha), other, saves_input=False)
 
 
@@ -109,6 +129,8 @@ def sub_(x, other, *, alpha=1):
     """x -= alpha·other."""
     from .arithmetic import sub
 
+    if _write_sum(x, other, alpha, "subtract"):
+        return x
     return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other, saves_input=False)
 
 
@@ -248,6 +270,10 @@ def setitem(x, key, value) -> None:
     check_inplace(x, view=view)
     if not is_tensor(value):
         value = x._new(x._xp.asarray(value, dtype=x._data.dtype))
+    elif value._device != x._device:  # PyTorch copies across devices, except into index_put
+        if not (view or value.ndim == 0 or is_whole_key(key)):
+            same_device(x, value)
+        value = value.to(x._device)
     if not _recording(x, value):
         x._data[key_data(key, x._xp)] = value._data
         x._bump_version()

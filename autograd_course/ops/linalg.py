@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import broadcast_error, is_tensor, scalar_type
+from ._util import broadcast_error, is_tensor, same_device, scalar_type
 
 
 def _shape_error(a, b, shape_a=None):
@@ -16,6 +16,28 @@ def _shape_error(a, b, shape_a=None):
     return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({shape_a} and {shape_b})")
 
 
+def _column_major(data) -> bool:
+    """A matrix stored column by column: the transpose of a C-ordered one, like ``W.t()``."""
+    flags = data.flags
+    return flags.f_contiguous and not flags.c_contiguous
+
+
+def _mm_grads(ctx, grad, a, b, need_a: bool, need_b: bool):
+    """dA = dC Bᵀ and dB = Aᵀ dC, each computed in its input's memory layout, as PyTorch does.
+
+    ``nn.Linear`` multiplies by ``W.t()``, a column-major view; computing dB as (dCᵀ A)ᵀ
+    gives it that same layout, so after ``TBackward0`` the weight's gradient is row-major
+    (C-contiguous) like the weight itself, with no transposing copy anywhere.
+    """
+    a_cols, b_cols = ctx.column_major
+    grad_a = grad_b = None  # (Mm.apply directly: grad, a and b already agree in dtype and shape)
+    if need_a:
+        grad_a = Mm.apply(b, grad.t()).t() if a_cols else Mm.apply(grad, b.t())
+    if need_b:
+        grad_b = Mm.apply(grad.t(), a).t() if b_cols else Mm.apply(a.t(), grad)
+    return grad_a, grad_b
+
+
 class Mm(Function):
     """C = A B;  dA = dC Bᵀ, dB = Aᵀ dC."""
 
@@ -23,18 +45,18 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        if a.shape[1] != b.shape[0]:
+        if a._data.shape[1] != b._data.shape[0]:
             raise _shape_error(a, b)
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.column_major = _column_major(a._data), _column_major(b._data)
         return a._new(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (grad.mm(b.t()) if need_a else None,
-                a.t().mm(grad) if need_b else None)
+        return _mm_grads(ctx, grad, a, b, need_a, need_b)
 
 
 class Mv(Function):
@@ -117,11 +139,12 @@ class Addmm(Function):
 
     @staticmethod
     def forward(ctx, bias, a, b):
-        if a.shape[1] != b.shape[0]:
+        if a._data.shape[1] != b._data.shape[0]:
             raise _shape_error(a, b)
         need_bias, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.bias_shape = bias.shape
+        ctx.bias_shape = bias._data.shape
+        ctx.column_major = _column_major(a._data), _column_major(b._data)
         out = a._data @ b._data
         out += bias._data
         return a._new(out)
@@ -131,8 +154,7 @@ class Addmm(Function):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
         return (grad.sum_to_size(ctx.bias_shape) if need_bias else None,
-                grad.mm(b.t()) if need_a else None,
-                a.t().mm(grad) if need_b else None)
+                *_mm_grads(ctx, grad, a, b, need_a, need_b))
 
 
 def mm(a, b):
@@ -161,6 +183,7 @@ def dot(x, y):
 
 
 def addmm(bias, a, b):
+    same_device(bias, a, b)
     return Addmm.apply(bias, a, b)
 
 

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import normalize_dim
+from ._util import normalize_dim, same_device
 from .conv import FirstOrderOnly
 from .loss import _reduce
 
@@ -64,7 +64,31 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackward.apply(grad, y, ctx.dim), None
+
+
+class LogSoftmaxBackward(Function):
+    """log_softmax's backward, dy - e^y · Σ dy, as ONE op (PyTorch's
+    ``_log_softmax_backward_data``): one engine step instead of four tensor ops. Its own
+    derivatives, for ``create_graph=True``: d/d(dy) = gg - Σ(gg · e^y),  d/dy = -gg · e^y · Σ dy.
+    """
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, y, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, y)
+        g = grad._data
+        return grad._new(g - grad._xp.exp(y._data) * g.sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, y = ctx.saved_tensors
+        need_grad, need_y = ctx.needs_input_grad[:2]
+        p, dim = y.exp(), ctx.dim
+        return (gg - (gg * p).sum(dim, keepdim=True) if need_grad else None,
+                -gg * p * grad.sum(dim, keepdim=True) if need_y else None, None)
 
 
 def softmax(x, dim=None):
@@ -109,7 +133,10 @@ class NllLoss(Function):
         coef = grad._new(ctx.coef)
         if ctx.reduction == "none" and grad.ndim == 1:
             grad = grad.unsqueeze(1)
-        return (grad * coef).reshape(ctx.shape), None, None, None, None
+        out = grad * coef
+        if out._data.shape != ctx.shape:  # (N, C) input: already its shape, no reshape op
+            out = out.reshape(ctx.shape)
+        return out, None, None, None, None
 
 
 def _check_reduction(reduction: str) -> None:
@@ -120,6 +147,7 @@ def _check_reduction(reduction: str) -> None:
 def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
     """PyTorch's ``F.nll_loss`` for (N, C) or (C,) log-probabilities and class indices."""
     _check_reduction(reduction)
+    same_device(x, target, weight)
     if x.ndim not in (1, 2):
         raise NotImplementedError(
             f"nll_loss here takes (N, C) or (C,) input, got {list(x.shape)}; reshape spatial "
@@ -198,6 +226,7 @@ class MseLoss(Function):
 
 def mse_loss(x, y, reduction="mean"):
     _check_reduction(reduction)
+    same_device(x, y)
     _size_warning(x, y)
     return MseLoss.apply(x, y, reduction)
 
@@ -224,8 +253,7 @@ class BinaryCrossEntropy(Function):
     @staticmethod
     def forward(ctx, x, y, weight, reduction):
         xp, xd, yd = x._xp, x._data, y._data
-        with_errstate = xp.errstate(divide="ignore")
-        with with_errstate:
+        with np.errstate(divide="ignore"):  # NumPy's switch (CuPy has none: it never warns)
             log_x = xp.maximum(xp.log(xd), -100.0)
             log_1mx = xp.maximum(xp.log1p(-xd), -100.0)
         loss = -(yd * log_x + (1.0 - yd) * log_1mx)
@@ -253,6 +281,7 @@ class BinaryCrossEntropy(Function):
 
 def binary_cross_entropy(x, y, weight=None, reduction="mean"):
     _check_reduction(reduction)
+    same_device(x, y, weight)
     if x.shape != y.shape:
         raise ValueError(
             f"Using a target size ({y.shape!r}) that is different to the input size "
@@ -342,6 +371,7 @@ def _blend(running, value, momentum) -> None:
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
     """PyTorch's ``F.batch_norm`` over dim 1 of a (N, C, *) input."""
+    same_device(x, running_mean, running_var, weight, bias)
     channels = x.shape[1] if x.ndim > 1 else None
     for t, name in ((running_mean, "running_mean"), (running_var, "running_var"),
                     (weight, "weight"), (bias, "bias")):

@@ -7,6 +7,7 @@ winners only.
 
 from __future__ import annotations
 
+from ..autograd.engine import _can_sum_to
 from ..autograd.function import Function
 from ._util import normalize_dim, scalar_type
 
@@ -94,8 +95,8 @@ class SumToSize(Function):
 
     @staticmethod
     def forward(ctx, x, shape):
-        ctx.shape = x.shape
         data = x._data
+        ctx.shape = data.shape
         lead = data.ndim - len(shape)
         axes = tuple(range(lead)) + tuple(
             lead + i for i, n in enumerate(shape) if n == 1 and data.shape[lead + i] != 1
@@ -204,14 +205,13 @@ def mean(x, dim=None, keepdim=False, *, dtype=None):
 
 def sum_to_size(x, *size):
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
-    if tuple(x.shape) == tuple(shape):
+    current = x._data.shape
+    if current == shape:
         return x
-    from ..autograd.engine import _can_sum_to
-
-    if not _can_sum_to(x.shape, shape):
+    if not _can_sum_to(current, shape):
         raise RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
-                           f"{{{', '.join(map(str, x.shape))}}}.")
-    return SumToSize.apply(x, tuple(shape))
+                           f"{{{', '.join(map(str, current))}}}.")
+    return SumToSize.apply(x, shape)
 
 
 class _MinMaxResult(tuple):
