@@ -152,7 +152,7 @@ def _topological_order(root_nodes):
     roots = set(root_nodes)
     stack = list(roots)
     while stack:  # an explicit stack instead of recursion: 100,000-node chains are fine
-        for nxt, _ in stack.pop().next_functions:
+        for nxt in stack.pop()._next_nodes:
             if nxt is None:
                 continue
             if nxt in dependencies:
@@ -169,7 +169,7 @@ def _topological_order(root_nodes):
     while ready:
         node = pop(ready)[1]
         order.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt in node._next_nodes:
             if nxt is None:
                 continue
             left = dependencies[nxt] - 1
@@ -200,7 +200,7 @@ def _needed(order, targets):
     """
     needed = set()
     for node in reversed(order):
-        for nxt, _ in node.next_functions:
+        for nxt in node._next_nodes:
             if nxt is not None and (nxt in targets or nxt in needed):
                 needed.add(node)
                 break
@@ -244,19 +244,19 @@ def _run(roots, root_grads, retain_graph, create_graph, capture, accumulate):
                 node._release()
             for tracer in _tracers:
                 tracer(node, grads, grad_inputs)
-            _deliver(buffers, node.next_functions, grad_inputs)
+            _deliver(buffers, node._next_nodes, node._next_nrs, grad_inputs)
             del grad_inputs  # so that a leaf can see it is the only holder (_unshared)
     finally:
         grad_mode.state.enabled = enabled
     return captured
 
 
-def _deliver(buffers, edges, grad_inputs) -> None:
+def _deliver(buffers, nodes, nrs, grad_inputs) -> None:
     """Hand each input's gradient down its edge (a helper, so no loop variable outlives it).
 
     ``_add_to_buffer``'s work, written out: this runs for every edge of the graph.
     """
-    for (nxt, nr), g in zip(edges, grad_inputs):
+    for nxt, nr, g in zip(nodes, nrs, grad_inputs):
         if nxt is None or g is None:
             continue
         slots = buffers.get(nxt)

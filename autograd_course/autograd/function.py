@@ -47,6 +47,10 @@ class Node:
     ``next_functions`` holds one ``(node, output_nr)`` pair per tensor input: the node that
     produced that input (``AccumulateGrad`` for a leaf that requires grad, ``None`` for an
     input that needs no gradient). Following these pairs from the loss reaches every leaf.
+    A node stores them as two parallel tuples, ``_next_nodes`` and ``_next_nrs``, and builds
+    the pairs when asked: one pair object per edge would be one more object per op for
+    Python's cyclic garbage collector to scan (``_next_nrs`` holds only ints, so the
+    collector stops tracking it), and on a 100,000-op graph those scans dominate the forward.
 
     Every recorded node also has ``_seq`` (its creation order) and ``_pre_hooks`` (hooks on
     its outputs' gradients, ``[(output_nr, fn), ...]`` or None).
@@ -54,6 +58,13 @@ class Node:
 
     __slots__ = ()
     _output_meta: tuple = (None,)  # (shape, dtype) per output; one output unless recorded
+    _next_nodes: tuple = ()  # per tensor input: the node that made it (or None)
+    _next_nrs: tuple = ()  # per tensor input: which output of that node it is
+
+    @property
+    def next_functions(self) -> tuple:
+        """``((node, output_nr), ...)``, one pair per tensor input, as in PyTorch."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
 
     def name(self) -> str:
         return type(self).__name__
@@ -100,11 +111,10 @@ class _RemovableHandle:
 class AccumulateGrad(Node):
     """The node at a leaf: adds the gradient that reaches it into ``variable.grad``."""
 
-    __slots__ = ("variable", "next_functions", "_seq", "_pre_hooks", "__weakref__")
+    __slots__ = ("variable", "_seq", "_pre_hooks", "__weakref__")
 
     def __init__(self, variable) -> None:
         self.variable = variable
-        self.next_functions = ()
         self._seq = next(_sequence)
         self._pre_hooks = None
 
@@ -128,7 +138,6 @@ class BackwardNode(Node):
     _builtin = False
 
     needs_input_grad: tuple = ()
-    next_functions: tuple = ()
     _pre_hooks = None
     _to_save: tuple = ()
     _saved = None  # one _SavedTensor (or _SavedNone) per saved tensor, once recorded
@@ -336,34 +345,55 @@ class Function:
         return outputs
 
 
-_NO_EDGE = (None, 0)
+_FLAGS: dict = {}  # needs_input_grad tuples, shared (see _shared)
+_METADATA: dict = {}  # _input_meta, _output_meta and _next_nrs tuples, shared (see _shared)
+
+
+def _shared(table: dict, value: tuple) -> tuple:
+    """The one copy of ``value`` in ``table`` that every node with equal ``value`` holds.
+
+    A graph repeats the same few shapes, dtypes and flags over and over. Each tuple a node
+    keeps counts towards the next run of Python's cyclic garbage collector, and a run over
+    a long graph costs ~0.2 s, so nodes share equal tuples instead of keeping their own.
+    (Flags live in a table of their own: ``(True,) == (1,)``.) A table that reaches 10,000
+    entries starts again, so an unusual program cannot make it grow without limit.
+    """
+    found = table.get(value)
+    if found is None:
+        if len(table) >= 10_000:
+            table.clear()
+        table[value] = found = value
+    return found
 
 
 def _link(ctx: BackwardNode, args: tuple, outputs, Tensor):
     """Connect a recorded call into the graph: edges to the inputs, grad_fn on the outputs.
 
     This runs for every recorded op, so it is written for speed: plain loops, and metadata
-    kept as plain tuples (which the garbage collector stops tracking).
+    kept as shared tuples (fewer objects for the garbage collector, see ``_shared``).
     """
-    edges = []
+    nodes = []
+    nrs = []
     in_meta = []
     device = None
     for a in args:
         if isinstance(a, Tensor):
             fn = a.grad_fn
             if fn is not None:
-                edges.append((fn, a._output_nr))
-            elif a._requires_grad:
-                edges.append((a._accumulator(), 0))
+                nodes.append(fn)
+                nrs.append(a._output_nr)
             else:
-                edges.append(_NO_EDGE)
+                nodes.append(a._accumulator() if a._requires_grad else None)
+                nrs.append(0)
             data = a._data
             in_meta.append((data.shape, data.dtype))
             device = a._device
         else:
             in_meta.append(None)
-    ctx.next_functions = tuple(edges)
-    ctx._input_meta = tuple(in_meta)
+    ctx.needs_input_grad = _shared(_FLAGS, ctx.needs_input_grad)
+    ctx._next_nodes = tuple(nodes)
+    ctx._next_nrs = _shared(_METADATA, tuple(nrs))
+    ctx._input_meta = _shared(_METADATA, tuple(in_meta))
     ctx._device = device
     ctx._pre_hooks = None
     skip = ctx._non_differentiable
@@ -379,15 +409,15 @@ def _link(ctx: BackwardNode, args: tuple, outputs, Tensor):
             dtype = data.dtype
             if dtype.kind in "fc" and not (skip and any(out is t for t in skip)):
                 out._requires_grad, out.grad_fn, out._output_nr = True, ctx, 0
-            ctx._output_meta = ((data.shape, dtype),)
+            ctx._output_meta = _shared(_METADATA, ((data.shape, dtype),))
         else:
             ctx._output_meta = (None,)
         linked = (out,)
     else:
         linked = tuple([_link_output(ctx, args, o, nr, skip) if isinstance(o, Tensor) else o
                         for nr, o in enumerate(outputs)])
-        ctx._output_meta = tuple([(o._data.shape, o._data.dtype) if isinstance(o, Tensor)
-                                  else None for o in linked])
+        ctx._output_meta = _shared(_METADATA, tuple([
+            (o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in linked]))
     to_save = ctx._to_save
     if to_save:
         saved = []
