@@ -27,79 +27,15 @@ import time
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)  # measure this checkout's autograd_course
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]  # this checkout's autograd_course; workloads.py
+
+from workloads import MLPData, mlp_numpy, mlp_ours  # noqa: E402  (the same MLP as run.py)
 
 import autograd_course as ag  # noqa: E402
 from autograd_course import _backend  # noqa: E402
 
-LR = 0.01
 TARGET = 20.0
-
-
-class MLPData:
-    """Inputs, labels and initial weights (PyTorch's layout: W is (out, in)), all float32."""
-
-    def __init__(self, batch: int, seed: int = 0) -> None:
-        rng = np.random.default_rng(seed)
-        self.x = rng.standard_normal((batch, 784)).astype(np.float32)
-        self.labels = rng.integers(0, 10, batch).astype(np.int64)
-        self.params = [
-            (rng.standard_normal((256, 784)) * 0.05).astype(np.float32),
-            np.zeros(256, np.float32),
-            (rng.standard_normal((10, 256)) * 0.05).astype(np.float32),
-            np.zeros(10, np.float32),
-        ]
-
-
-def numpy_step(data: MLPData):
-    """The step written by hand in NumPy: forward, backward and the SGD update."""
-    params = [p.copy() for p in data.params]
-    x, labels = data.x, data.labels
-    rows = np.arange(len(x))
-
-    def step() -> float:
-        w1, b1, w2, b2 = params
-        h = x @ w1.T + b1
-        r = np.maximum(h, 0)
-        logits = r @ w2.T + b2
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(shifted)
-        s = e.sum(axis=1, keepdims=True)
-        loss = (np.log(s[:, 0]) - shifted[rows, labels]).mean()
-        dlogits = e / s
-        dlogits[rows, labels] -= 1
-        dlogits /= len(x)
-        dh = (dlogits @ w2) * (h > 0)
-        grads = (dh.T @ x, dh.sum(axis=0), dlogits.T @ r, dlogits.sum(axis=0))
-        for p, g in zip(params, grads):
-            p -= LR * g
-        return float(loss)
-
-    return step
-
-
-def ours_step(data: MLPData, device: str = "cpu"):
-    """The course's code: ``nn.Sequential``, ``F.cross_entropy``, ``backward``, ``optim.SGD``;
-    the model and the batch live on ``device``. The step returns the loss as a tensor (no
-    ``.item()``, which would wait for the GPU inside the step)."""
-    nn = ag.nn
-    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
-    with ag.no_grad():
-        for p, v in zip(model.parameters(), data.params):
-            p.copy_(ag.from_numpy(v))
-    model.to(device)
-    optimizer = ag.optim.SGD(model.parameters(), lr=LR)
-    x, labels = ag.from_numpy(data.x).to(device), ag.from_numpy(data.labels).to(device)
-
-    def step():
-        optimizer.zero_grad()
-        loss = nn.functional.cross_entropy(model(x), labels)
-        loss.backward()
-        optimizer.step()
-        return loss
-
-    return step
 
 
 def synchronize(device: str) -> None:
@@ -132,14 +68,14 @@ def gpu_name() -> str:
 def measure(batch: int = 8192, repeat: int = 10, warmup: int = 3, gpu: bool = True) -> dict:
     """Seconds per step for NumPy by hand and ours on the CPU, and ours on the GPU (when
     ``gpu``), plus the first step's loss on each."""
-    data = MLPData(batch)
+    data = MLPData(batch=batch)
     results = {}
-    runs = [("numpy", lambda: numpy_step(data), "cpu"), ("cpu", lambda: ours_step(data), "cpu")]
+    runs = [("numpy", lambda: mlp_numpy(data), "cpu"), ("cpu", lambda: mlp_ours(data), "cpu")]
     if gpu:
-        runs.append(("cuda", lambda: ours_step(data, "cuda"), "cuda"))
+        runs.append(("cuda", lambda: mlp_ours(data, "cuda"), "cuda"))
     for name, make, device in runs:
         first = make()()  # the first step's loss, from fresh weights
-        results[f"{name}_loss"] = first if isinstance(first, float) else first.item()
+        results[f"{name}_loss"] = first.item() if hasattr(first, "item") else float(first)
         results[name] = seconds_per_step(make(), device, repeat, warmup)
     return results
 

@@ -79,10 +79,13 @@ def mlp_ours_model(data: MLPData):
     return model
 
 
-def mlp_ours(data: MLPData):
-    model = mlp_ours_model(data)
+def mlp_ours(data: MLPData, device: str = "cpu"):
+    """The course's code: ``nn.Sequential``, ``F.cross_entropy``, ``backward``, ``optim.SGD``,
+    with the model and the batch on ``device``. The step returns the loss as a tensor (no
+    ``.item()``, which would wait for a GPU inside the step)."""
+    model = mlp_ours_model(data).to(device)
     opt = ag.optim.SGD(model.parameters(), lr=LR)
-    x, labels = ag.from_numpy(data.x), ag.from_numpy(data.labels)
+    x, labels = ag.from_numpy(data.x).to(device), ag.from_numpy(data.labels).to(device)
     cross_entropy = ag.nn.functional.cross_entropy
 
     def step():

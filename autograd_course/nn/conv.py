@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from .. import creation
 from ..ops.conv import conv2d_check, conv2d_geometry, pair
 from . import functional as F
@@ -51,12 +49,7 @@ class Conv2d(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        init.default_layer_init_(self.weight, self.bias)
 
     def forward(self, input):  # noqa: A002
         batched = input if input.ndim != 3 else input.unsqueeze(0)

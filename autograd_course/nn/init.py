@@ -126,3 +126,14 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return normal_(tensor, 0.0, std, generator)
+
+
+def default_layer_init_(weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's default for ``Linear`` and ``Conv2d``: kaiming-uniform with a = √5 for the
+    weight, U(-1/√fan_in, 1/√fan_in) for the bias. Drawn in this order from the PyTorch-identical
+    generator, so a seeded layer gets exactly PyTorch's numbers."""
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = _calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        uniform_(bias, -bound, bound)
