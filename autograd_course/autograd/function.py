@@ -390,12 +390,15 @@ def _link(ctx: BackwardNode, args: tuple, outputs, Tensor):
             device = a._device
         else:
             in_meta.append(None)
-    ctx.needs_input_grad = _shared(_FLAGS, ctx.needs_input_grad)
+    # `table.get(v) or _shared(table, v)`: the usual hit makes no call (tuples here are non-empty)
+    flags = ctx.needs_input_grad
+    ctx.needs_input_grad = _FLAGS.get(flags) or _shared(_FLAGS, flags)
     ctx._next_nodes = tuple(nodes)
-    ctx._next_nrs = _shared(_METADATA, tuple(nrs))
-    ctx._input_meta = _shared(_METADATA, tuple(in_meta))
-    ctx._device = device
-    ctx._pre_hooks = None
+    nrs = tuple(nrs)
+    ctx._next_nrs = _METADATA.get(nrs) or _shared(_METADATA, nrs)
+    in_meta = tuple(in_meta)
+    ctx._input_meta = _METADATA.get(in_meta) or _shared(_METADATA, in_meta)
+    ctx._device = device  # (_pre_hooks keeps its class-level None until a hook is added)
     skip = ctx._non_differentiable
     single = type(outputs) is not tuple
     if single:  # the common case: _link_output's work, without the calls and loops
@@ -409,7 +412,8 @@ def _link(ctx: BackwardNode, args: tuple, outputs, Tensor):
             dtype = data.dtype
             if dtype.kind in "fc" and not (skip and any(out is t for t in skip)):
                 out._requires_grad, out.grad_fn, out._output_nr = True, ctx, 0
-            ctx._output_meta = _shared(_METADATA, ((data.shape, dtype),))
+            meta = ((data.shape, dtype),)
+            ctx._output_meta = _METADATA.get(meta) or _shared(_METADATA, meta)
         else:
             ctx._output_meta = (None,)
         linked = (out,)
