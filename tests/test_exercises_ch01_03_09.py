@@ -10,18 +10,10 @@ import math
 
 import numpy as np
 import pytest
+from exercise_helpers import verdict_of
 
 import autograd_course as ag
 from autograd_course.exercises import _common, ch01, ch02, ch03, ch09
-
-
-def verdict_of(capsys, check, *args):
-    """Run a checker; return (returned verdict, the one line it printed)."""
-    verdict = check(*args)
-    lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert str(verdict) == lines[0]
-    return verdict, lines[0]
 
 
 # --- _common ----------------------------------------------------------------------------------

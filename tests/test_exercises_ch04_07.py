@@ -7,19 +7,11 @@ the untouched placeholder. A checker prints exactly one line and never raises.
 from __future__ import annotations
 
 import pytest
+from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, verdict_of
 
 import autograd_course as ag
 from autograd_course.autograd import Function
 from autograd_course.exercises import ch04, ch05, ch06, ch07
-
-
-def verdict_of(capsys, check, *args):
-    """Run a checker; return (returned verdict, the one line it printed)."""
-    verdict = check(*args)
-    lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert str(verdict) == lines[0]
-    return verdict, lines[0]
 
 
 def todo(*args, **kwargs):
@@ -28,15 +20,13 @@ def todo(*args, **kwargs):
 
 # --- chapter 4 --------------------------------------------------------------------------------
 def test_ch04_bce_grad(capsys):
-    v, _ = verdict_of(capsys, ch04.check_bce_grad, lambda z, y: (z.sigmoid() - y) / z.numel())
-    assert v
+    assert_correct(capsys, ch04.check_bce_grad, lambda z, y: (z.sigmoid() - y) / z.numel())
     v, line = verdict_of(capsys, ch04.check_bce_grad, lambda z, y: z.sigmoid() - y)
     assert not v and "times too large" in line and "mean" in line
     v, line = verdict_of(capsys, ch04.check_bce_grad,
                          lambda z, y: (y - z.sigmoid()) / z.numel())
     assert not v and "wrong sign" in line
-    v, line = verdict_of(capsys, ch04.check_bce_grad, todo)
-    assert line == "not attempted yet"
+    assert_not_attempted(capsys, ch04.check_bce_grad, todo)
 
 
 def _batch_gradients_correct(w, batches):
@@ -76,41 +66,31 @@ def _batch_gradients_zero_first(w, batches):
 
 
 def test_ch04_batch_gradients(capsys):
-    v, _ = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_correct)
-    assert v
-    v, line = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_no_zero)
-    assert not v and "accumulates" in line
-    v, line = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_no_clone)
-    assert not v and "clone()" in line
-    v, line = verdict_of(capsys, ch04.check_batch_gradients, _batch_gradients_zero_first)
-    assert not v and "None before the first backward" in line
-    v, line = verdict_of(capsys, ch04.check_batch_gradients, todo)
-    assert line == "not attempted yet"
+    assert_correct(capsys, ch04.check_batch_gradients, _batch_gradients_correct)
+    assert_hint(capsys, ch04.check_batch_gradients, _batch_gradients_no_zero, "accumulates")
+    assert_hint(capsys, ch04.check_batch_gradients, _batch_gradients_no_clone, "clone()")
+    assert_hint(capsys, ch04.check_batch_gradients, _batch_gradients_zero_first,
+                "None before the first backward")
+    assert_not_attempted(capsys, ch04.check_batch_gradients, todo)
 
 
 # --- chapter 5 --------------------------------------------------------------------------------
 def test_ch05_none_grads(capsys):
-    v, _ = verdict_of(capsys, ch05.check_none_grads, {"a", "c", "d"})
-    assert v
+    assert_correct(capsys, ch05.check_none_grads, {"a", "c", "d"})
     v, line = verdict_of(capsys, ch05.check_none_grads, {"a", "d"})
     assert not v and "c.grad is None too" in line and "detach" in line
-    v, line = verdict_of(capsys, ch05.check_none_grads, {"a", "b", "c", "d"})
-    assert not v and "b.grad is not None" in line
-    v, line = verdict_of(capsys, ch05.check_none_grads, {"x"})
-    assert not v and "not among the names" in line
+    assert_hint(capsys, ch05.check_none_grads, {"a", "b", "c", "d"}, "b.grad is not None")
+    assert_hint(capsys, ch05.check_none_grads, {"x"}, "not among the names")
     v, line = verdict_of(capsys, ch05.check_none_grads, ...)
     assert line == "not attempted yet"
 
 
 def test_ch05_snapshot(capsys):
-    v, _ = verdict_of(capsys, ch05.check_snapshot, lambda t: t.detach().clone())
-    assert v
+    assert_correct(capsys, ch05.check_snapshot, lambda t: t.detach().clone())
     v, line = verdict_of(capsys, ch05.check_snapshot, lambda t: t.detach())
     assert not v and "shares memory" in line and "clone()" in line
-    v, line = verdict_of(capsys, ch05.check_snapshot, lambda t: t.clone())
-    assert not v and "still requires grad" in line
-    v, line = verdict_of(capsys, ch05.check_snapshot, todo)
-    assert line == "not attempted yet"
+    assert_hint(capsys, ch05.check_snapshot, lambda t: t.clone(), "still requires grad")
+    assert_not_attempted(capsys, ch05.check_snapshot, todo)
 
 
 def _freeze_correct(layers):
@@ -130,14 +110,11 @@ def _freeze_by_replacing(layers):
 
 
 def test_ch05_freeze_all_but_last(capsys):
-    v, _ = verdict_of(capsys, ch05.check_freeze_all_but_last, _freeze_correct)
-    assert v
+    assert_correct(capsys, ch05.check_freeze_all_but_last, _freeze_correct)
     v, line = verdict_of(capsys, ch05.check_freeze_all_but_last, _freeze_weights_only)
     assert not v and "layer 0 is not frozen" in line and "some of its parameters" in line
-    v, line = verdict_of(capsys, ch05.check_freeze_all_but_last, _freeze_by_replacing)
-    assert not v and "in place" in line
-    v, line = verdict_of(capsys, ch05.check_freeze_all_but_last, todo)
-    assert line == "not attempted yet"
+    assert_hint(capsys, ch05.check_freeze_all_but_last, _freeze_by_replacing, "in place")
+    assert_not_attempted(capsys, ch05.check_freeze_all_but_last, todo)
 
 
 # --- chapter 6 --------------------------------------------------------------------------------
@@ -177,12 +154,9 @@ def test_ch06_sigmoid(capsys):
         (y,) = ctx.saved_tensors
         return y * (1 - y)
 
-    v, _ = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(right))
-    assert v
-    v, line = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(times_y))
-    assert not v and "y * (1 - y)" in line
-    v, line = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(no_chain))
-    assert not v and "grad_output" in line
+    assert_correct(capsys, ch06.check_sigmoid, _sigmoid_with(right))
+    assert_hint(capsys, ch06.check_sigmoid, _sigmoid_with(times_y), "y * (1 - y)")
+    assert_hint(capsys, ch06.check_sigmoid, _sigmoid_with(no_chain), "grad_output")
     v, line = verdict_of(capsys, ch06.check_sigmoid, _sigmoid_with(todo))
     assert line == "not attempted yet"
     v, line = verdict_of(capsys, ch06.check_sigmoid, ...)
@@ -202,15 +176,13 @@ def test_ch06_div(capsys):
         a, b = ctx.saved_tensors
         return (g / b,)
 
-    v, _ = verdict_of(capsys, ch06.check_div, _div_with(right))
-    assert v
+    assert_correct(capsys, ch06.check_div, _div_with(right))
     v, line = verdict_of(capsys, ch06.check_div, _div_with(wrong_sign))
     assert not v and line == "not quite: your gradient for b has the right shape but the " \
                              "wrong sign"
-    v, line = verdict_of(capsys, ch06.check_div, _div_with(one_gradient))
-    assert not v and "incorrect number of gradients (expected 2, got 1)" in line
-    v, line = verdict_of(capsys, ch06.check_div, _div_with(todo))
-    assert line == "not attempted yet"
+    assert_hint(capsys, ch06.check_div, _div_with(one_gradient),
+                "incorrect number of gradients (expected 2, got 1)")
+    assert_not_attempted(capsys, ch06.check_div, _div_with(todo))
 
 
 # --- chapter 7 --------------------------------------------------------------------------------
@@ -249,18 +221,12 @@ def _nesterov_without_no_grad(params, buffers, lr, momentum):
 
 
 def test_ch07_nesterov_step(capsys):
-    v, _ = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_correct)
-    assert v
-    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_plain)
-    assert not v and "plain gradient descent" in line
-    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_classical)
-    assert not v and "classical momentum" in line
-    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_ema)
-    assert not v and "moving average" in line
-    v, line = verdict_of(capsys, ch07.check_nesterov_step, _nesterov_without_no_grad)
-    assert not v and "ag.no_grad()" in line
-    v, line = verdict_of(capsys, ch07.check_nesterov_step, todo)
-    assert line == "not attempted yet"
+    assert_correct(capsys, ch07.check_nesterov_step, _nesterov_correct)
+    assert_hint(capsys, ch07.check_nesterov_step, _nesterov_plain, "plain gradient descent")
+    assert_hint(capsys, ch07.check_nesterov_step, _nesterov_classical, "classical momentum")
+    assert_hint(capsys, ch07.check_nesterov_step, _nesterov_ema, "moving average")
+    assert_hint(capsys, ch07.check_nesterov_step, _nesterov_without_no_grad, "ag.no_grad()")
+    assert_not_attempted(capsys, ch07.check_nesterov_step, todo)
 
 
 def _train_correct(model, optimizer, batches, loss_fn):
@@ -287,14 +253,12 @@ def _train_zero_before_step(model, optimizer, batches, loss_fn):
 
 
 def test_ch07_training_loop(capsys):
-    v, _ = verdict_of(capsys, ch07.check_training_loop, _train_correct)
-    assert v
+    assert_correct(capsys, ch07.check_training_loop, _train_correct)
     v, line = verdict_of(capsys, ch07.check_training_loop, _train_no_zero_grad)
     assert not v and "zero_grad()" in line and "accumulate" in line
-    v, line = verdict_of(capsys, ch07.check_training_loop, _train_zero_before_step)
-    assert not v and "between backward() and step()" in line
-    v, line = verdict_of(capsys, ch07.check_training_loop, todo)
-    assert line == "not attempted yet"
+    assert_hint(capsys, ch07.check_training_loop, _train_zero_before_step,
+                "between backward() and step()")
+    assert_not_attempted(capsys, ch07.check_training_loop, todo)
 
 
 @pytest.mark.parametrize("check", [
