@@ -15,29 +15,38 @@ def is_tensor(value) -> bool:
     return isinstance(value, _function._tensor_class)
 
 
+def _number_dtype(value) -> np.dtype:
+    """The dtype PyTorch gives a Python number taking part in an op ("wrapped number"):
+    bool -> bool, int -> int64, float -> the default float (float32), complex -> complex64."""
+    if isinstance(value, bool):
+        return np.dtype(np.bool_)
+    if isinstance(value, numbers.Integral):
+        return np.dtype(np.int64)
+    if isinstance(value, numbers.Real):
+        return dtypes.default_float.numpy
+    if isinstance(value, numbers.Complex):
+        return np.dtype(np.complex64)
+    raise TypeError(
+        f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
+    )
+
+
 def scalar_like(value, like):
     """A Python number as a 0-d tensor next to ``like``, without upcasting it.
 
     PyTorch's rule: ``float32_tensor * 2.5`` stays float32; ``int_tensor * 2.5`` becomes the
-    default float type (float32); ``int_tensor * 2`` stays integer.
+    default float type (float32); ``int_tensor * 2`` stays integer (``int8_tensor + 200``
+    wraps around, as PyTorch's integers do).
     """
     dtype = like._data.dtype
-    kind = dtype.kind
-    if type(value) is float and kind in "fc":  # the common case, decided without the ABCs
+    if type(value) is float and dtype.kind in "fc":  # the common case, decided at once
         return like._new(like._xp.asarray(value, dtype=dtype))
-    if isinstance(value, bool):
-        dtype = like._data.dtype
-    elif isinstance(value, numbers.Integral):
-        dtype = like._data.dtype if kind != "b" else np.dtype(np.int64)
-    elif isinstance(value, numbers.Real):
-        dtype = like._data.dtype if kind in "fc" else dtypes.default_float.numpy
-    elif isinstance(value, numbers.Complex):
-        dtype = np.result_type(like._data.dtype, np.complex64)
-    else:
-        raise TypeError(
-            f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
-        )
-    return like._new(like._xp.asarray(value, dtype=dtype))
+    dtype = result_type(like._data.dtype if like._data.ndim else like, value)
+    try:
+        array = like._xp.asarray(value, dtype=dtype)
+    except OverflowError:  # an int out of the dtype's range: wrap around like PyTorch
+        array = like._xp.asarray(np.int64(value)).astype(dtype)
+    return like._new(array)
 
 
 def binary_operands(a, b):
@@ -60,7 +69,7 @@ def binary_operands(a, b):
             )
     da, db = a._data.dtype, b._data.dtype
     if da is not db and da != db:
-        target = _promote(a, b)
+        target = result_type(a, b)
         if da != target:
             a = a.to(dtypes.from_numpy(target))
         if db != target:
@@ -75,31 +84,91 @@ _SCALAR_TYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "in
 
 def scalar_type(t) -> str:
     """PyTorch's C++ name for a tensor's dtype, as its messages print it: Float, Long..."""
-    name = str(t._data.dtype)
+    name = str(t._data.dtype if is_tensor(t) else np.dtype(t))
     return _SCALAR_TYPES.get(name, name.capitalize())
 
 
-def _category(dtype) -> int:
-    return {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}[dtype.kind]
+# --- type promotion: ONE rule for every op ----------------------------------------------------
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
-def _promote(a, b):
-    """PyTorch's rule: a 0-d tensor only decides the dtype when it is of a higher category
-    (bool < integer < float < complex) than the tensor with dimensions.
+def promote_types(a, b) -> np.dtype:
+    """PyTorch's ``promote_types`` for two dtypes.
 
-    So ``float32_matrix * tensor(2., dtype=float64)`` stays float32, but
-    ``int_matrix * tensor(2., dtype=float64)`` is float64.
+    Categories rank bool < integer < float < complex. Across categories the higher one wins
+    as it is (``int64 + float16 -> float16``, where NumPy would say float64); within one,
+    the smallest type holding both (``uint8 + int8 -> int16``), which is NumPy's rule too.
     """
-    da, db = a._data.dtype, b._data.dtype
-    if (a._data.ndim == 0) != (b._data.ndim == 0):
-        zero_d, full = (da, db) if a._data.ndim == 0 else (db, da)
-        if _category(zero_d) <= _category(full):
-            return full
-        return zero_d
-    ca, cb = _category(da), _category(db)
-    if ca != cb:  # int64 + float32 is float32 (NumPy would say float64)
-        return da if ca > cb else db
-    return np.result_type(da, db)
+    a, b = np.dtype(a), np.dtype(b)
+    if a == b:
+        return a
+    ca, cb = _CATEGORY[a.kind], _CATEGORY[b.kind]
+    if ca != cb:
+        return a if ca > cb else b
+    return np.result_type(a, b)
+
+
+def _combine(higher, lower):
+    """Fold a lower-priority group's dtype into a higher one's (PyTorch's combine_categories):
+    the lower group only matters when it is of a higher category."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.kind == "c" or (higher.kind == "f" and lower.kind != "c"):
+        return higher
+    if higher.kind == "b" or lower.kind in "fc":
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_type(*operands) -> np.dtype:
+    """The dtype PyTorch computes an op in, from its tensors, NumPy dtypes and Python numbers.
+
+    Operands fall into three groups of falling priority: tensors with dimensions (and NumPy
+    dtypes), 0-d tensors, and Python numbers. Each group is promoted on its own
+    (``promote_types``); a lower group changes the result only when it is of a higher
+    category. So ``float32_matrix * tensor(2., dtype=float64)`` stays float32,
+    ``int_matrix * tensor(2., dtype=float64)`` is float64, ``int32_vector * 2.5`` is the
+    default float and ``uint8_vector + 300`` stays uint8. ``None`` operands are skipped.
+    """
+    dim = zero = number = None
+    for op in operands:
+        if op is None:
+            continue
+        if isinstance(op, _function._tensor_class):
+            d = op._data.dtype
+            if op._data.ndim:
+                dim = d if dim is None else promote_types(dim, d)
+            else:
+                zero = d if zero is None else promote_types(zero, d)
+        elif isinstance(op, (np.dtype, type)) and not isinstance(op, numbers.Number):
+            d = np.dtype(op)
+            dim = d if dim is None else promote_types(dim, d)
+        else:
+            d = _number_dtype(op)
+            number = d if number is None else promote_types(number, d)
+    return _combine(dim, _combine(zero, number))
+
+
+def floating(x):
+    """``x`` itself when it is floating point, else ``x`` cast to the default float type:
+    what PyTorch's float functions (exp, log, sqrt, sin, tanh, sigmoid, /...) compute an
+    integer or bool tensor in."""
+    if x._data.dtype.kind in "fc":
+        return x
+    return x.to(dtypes.default_float)
+
+
+def cast_to(dtype, *tensors) -> list:
+    """The tensors (``None`` kept) cast to the NumPy ``dtype`` where they are not already."""
+    target = dtypes.from_numpy(dtype)
+    return [t if t is None or t._data.dtype == dtype else t.to(target) for t in tensors]
+
+
+def not_implemented(kernel: str, t) -> NotImplementedError:
+    """PyTorch's error for a kernel that has no version for ``t``'s dtype."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type(t)}\'')
 
 
 def broadcast_error(a_shape, b_shape) -> RuntimeError:

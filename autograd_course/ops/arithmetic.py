@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_error, is_tensor, sum_to
+from ._util import (
+    binary_operands,
+    broadcast_error,
+    floating,
+    is_tensor,
+    not_implemented,
+    result_type,
+    sum_to,
+)
 
 
 def _elementwise(fn, a, b, alpha=1):
@@ -30,14 +39,14 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
+        ctx.alpha, ctx.shapes = alpha, (a._data.shape, b._data.shape)
         if alpha != 1:
             return a._new(_elementwise(np.add, a, b, alpha))
         return a._new(_elementwise(np.add, a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
+        a_shape, b_shape = ctx.shapes
         need_a, need_b = ctx.needs_input_grad[:2]
         alpha = ctx.alpha
         grad_b = None
@@ -54,14 +63,14 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
+        ctx.alpha, ctx.shapes = alpha, (a._data.shape, b._data.shape)
         if alpha != 1:
             return a._new(_elementwise(np.subtract, a, b, alpha))
         return a._new(_elementwise(np.subtract, a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
+        a_shape, b_shape = ctx.shapes
         need_a, need_b = ctx.needs_input_grad[:2]
         alpha = ctx.alpha
         grad_b = None
@@ -94,14 +103,16 @@ class Mul(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
+        ctx.shapes = a._data.shape, b._data.shape
         return a._new(_elementwise(np.multiply, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad * b, ctx._input_meta[0][0]) if need_a else None,
-                sum_to(grad * a, ctx._input_meta[1][0]) if need_b else None)
+        a_shape, b_shape = ctx.shapes
+        return (sum_to(grad * b, a_shape) if need_a else None,
+                sum_to(grad * a, b_shape) if need_b else None)
 
 
 class Div(Function):
@@ -112,14 +123,16 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        ctx.shapes = a._data.shape, b._data.shape
         return a._new(_elementwise(np.true_divide, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad / b, ctx._input_meta[0][0]) if need_a else None,
-                sum_to(-grad * a / (b * b), ctx._input_meta[1][0]) if need_b else None)
+        a_shape, b_shape = ctx.shapes
+        return (sum_to(grad / b, a_shape) if need_a else None,
+                sum_to(-grad * a / (b * b), b_shape) if need_b else None)
 
 
 class Reciprocal(Function):
@@ -191,7 +204,11 @@ class Pow(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a._new(_elementwise(np.power, a, b))
+        if a._data.dtype.kind in "iu":
+            xp = a._xp
+            out = a._new(_elementwise(lambda p, q: _int_power(xp, p, q), a, b))
+        else:
+            out = a._new(_elementwise(np.power, a, b))
         ctx.save_for_backward(a, b, out if ctx.needs_input_grad[1] else None)
         return out
 
@@ -210,22 +227,42 @@ class Pow(Function):
         return grad_a, grad_b
 
 
+def _int_power(xp, a, b):
+    """a ** b for integer arrays, negative exponents included, as PyTorch computes it:
+    the result truncates towards 0, so only 1 and -1 keep a non-zero value (NumPy refuses)."""
+    negative = b < 0
+    if not negative.any():
+        return np.power(a, b)
+    out = np.power(a, xp.where(negative, 0, b))
+    odd = (b % 2) != 0
+    special = xp.where(a == 1, 1, xp.where(a == -1, xp.where(odd, -1, 1), 0)).astype(out.dtype)
+    return xp.where(negative, special, out)
+
+
 class RPowScalar(Function):
-    """out = c ** x for a number c;  d/dx = c^x · ln c."""
+    """out = c ** x for a number c;  d/dx = c^x · ln c  (0 where c = 0 and x ≥ 0, as in
+    PyTorch: the formula would give 0 · -inf = NaN, but 0^x is flat there)."""
 
     node_name = "PowBackward2"
 
     @staticmethod
     def forward(ctx, x, base):
         out = x._new(x._xp.asarray(base, dtype=x._data.dtype) ** x._data)
-        ctx.log_base = float(np.log(base)) if base > 0 else float("nan")
-        ctx.save_for_backward(out)
+        ctx.base = base
+        ctx.log_base = float(np.log(base)) if base > 0 else (
+            float("-inf") if base == 0 else float("nan"))
+        ctx.save_for_backward(x if base == 0 else None, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        return grad * (out * ctx.log_base), None
+        from .combine import where
+
+        x, out = ctx.saved_tensors
+        result = grad * (out * ctx.log_base)
+        if ctx.base == 0:
+            result = where(x >= 0, 0.0, result)
+        return result, None
 
 
 # --- the functions users (and Tensor's operators) call ---------------------------------------
@@ -238,6 +275,10 @@ def add(a, b, *, alpha=1):
 def sub(a, b, *, alpha=1):
     """a - alpha·b, broadcasting."""
     a, b = binary_operands(a, b)
+    if a._data.dtype.kind == "b":
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead.")
     return Sub.apply(a, b, alpha) if alpha != 1 else Sub.apply(a, b)
 
 
@@ -258,8 +299,6 @@ def mul(a, b):
 
 
 def _to_float(*tensors):
-    from .. import dtypes
-
     return tuple(t.to(dtypes.default_float) for t in tensors)
 
 
@@ -287,6 +326,10 @@ subtract = sub
 
 
 def neg(x):
+    if x._data.dtype.kind == "b":
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead.")
     return Neg.apply(x)
 
 
@@ -294,17 +337,24 @@ negative = neg
 
 
 def pow(x, exponent):  # noqa: A001  (PyTorch's name)
-    """x ** exponent, for a tensor x and a number or tensor exponent (or a number x)."""
+    """x ** exponent, for a tensor x and a number or tensor exponent (or a number x), in
+    the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5 float32)."""
     if not is_tensor(x):
-        if isinstance(x, float) and exponent._data.dtype.kind not in "fc":
-            (exponent,) = _to_float(exponent)
+        target = result_type(exponent, x)
+        if target != exponent._data.dtype:
+            exponent = exponent.to(dtypes.from_numpy(target))
         return RPowScalar.apply(exponent, x)
     if is_tensor(exponent):
         x, exponent = binary_operands(x, exponent)
+        if x._data.dtype.kind == "b":
+            raise not_implemented("pow", x)
         return Pow.apply(x, exponent)
-    if x._data.dtype.kind in "biu":
-        if isinstance(exponent, float):
-            (x,) = _to_float(x)
-        elif exponent < 0:
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
+    target = result_type(x, exponent)
+    if target != x._data.dtype:
+        x = x.to(dtypes.from_numpy(target))
+    if x._data.dtype.kind in "iu" and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowScalar.apply(x, exponent)
+
+
+_ = floating

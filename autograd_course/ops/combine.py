@@ -7,15 +7,18 @@ that was picked (the other side gets 0 there).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..autograd.function import Function
 from ._util import (
     binary_operands,
     broadcast_error,
+    cast_to,
     is_tensor,
     normalize_dim,
-    scalar_like,
+    result_type,
     scalar_type,
 )
 from .indexing import Slice
@@ -67,14 +70,12 @@ def _same_device(tensors) -> None:
 
 
 def _promoted(tensors):
-    """All tensors in one dtype (PyTorch's cat/stack promote like ``+`` does)."""
+    """All tensors in one dtype (PyTorch's cat/stack promote like ``+`` does:
+    int64 with float32 is float32, int32 with float16 is float16)."""
     dtype = tensors[0]._data.dtype
     if all(t._data.dtype == dtype for t in tensors):
         return tensors
-    from .. import dtypes
-
-    target = tensors[0]._xp.result_type(*(t._data.dtype for t in tensors))
-    return [t if t._data.dtype == target else t.to(dtypes.from_numpy(target)) for t in tensors]
+    return cast_to(result_type(*tensors), *tensors)
 
 
 def cat(tensors, dim=0):
@@ -83,6 +84,12 @@ def cat(tensors, dim=0):
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     _same_device(tensors)
+    tensors = _promoted(tensors)
+    # PyTorch's legacy rule: a 1-d tensor with no elements is skipped, whatever the others'
+    # shapes (so torch.cat([x, torch.tensor([])]) works for any x)
+    kept = [t for t in tensors if t.shape != (0,)] or tensors[:1]
+    if len(kept) < len(tensors):
+        tensors = kept
     first = tensors[0]
     for i, t in enumerate(tensors):
         if t.ndim == 0:
@@ -100,7 +107,7 @@ def cat(tensors, dim=0):
                     f"{first.shape[d]} but got size {t.shape[d]} for tensor number {i} in the "
                     "list."
                 )
-    return Cat.apply(dim, *_promoted(tensors))
+    return Cat.apply(dim, *tensors)
 
 
 concat = concatenate = cat
@@ -124,24 +131,30 @@ def stack(tensors, dim=0):
 class Where(Function):
     """out = a where cond else b;  the gradient goes to whichever side was picked.
 
-    The condition is passed as its array, not as a tensor: it is not differentiable, and
-    PyTorch's node has edges for ``a`` and ``b`` only.
+    The condition comes wrapped in a 1-tuple, not as a tensor argument: it is not
+    differentiable, and PyTorch's node has edges for ``a`` and ``b`` only. It is saved for
+    backward all the same, so changing it in place afterwards is caught (version counter).
     """
 
     node_name = "WhereBackward0"
 
     @staticmethod
-    def forward(ctx, cond, a, b):
+    def forward(ctx, held, a, b):
+        (condition,) = held
+        cond = condition._data
         try:
             np.broadcast_shapes(cond.shape, a.shape, b.shape)
         except ValueError:
             raise _where_broadcast_error(cond.shape, a.shape, b.shape) from None
-        ctx.cond, ctx.shapes = cond, (a.shape, b.shape)
+        ctx.shapes = a.shape, b.shape
+        ctx.save_for_backward(condition)
         return a._new(a._xp.where(cond, a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
-        cond = grad._new(ctx.cond)
+        (cond,) = ctx.saved_tensors
+        if cond._device != grad._device:
+            cond = cond.to(grad._device)
         need_a, need_b = ctx.needs_input_grad[1:]
         grad_a = where(cond, grad, 0.0).sum_to_size(ctx.shapes[0]) if need_a else None
         grad_b = where(cond, 0.0, grad).sum_to_size(ctx.shapes[1]) if need_b else None
@@ -160,14 +173,19 @@ def _where_broadcast_error(*shapes):
 
 def where(condition, a, b):
     """Pick ``a`` where ``condition`` is True, else ``b`` (all three broadcast together)."""
-    if condition._data.dtype.kind != "b":
+    kind = condition._data.dtype
+    if kind == np.uint8:
+        warnings.warn(
+            "where received a uint8 condition tensor. This behavior is deprecated and will be "
+            "removed in a future version of PyTorch. Use a boolean condition instead.",
+            UserWarning, stacklevel=2)
+        condition = condition._new(condition._data.astype(bool))
+    elif kind.kind != "b":
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{scalar_type(condition)}"
         )
-    if not is_tensor(a) and not is_tensor(b):  # two numbers: a float tensor like PyTorch's
-        from .. import dtypes
-
-        a = scalar_like(a, condition.to(dtypes.default_float))
+    if not is_tensor(a) and not is_tensor(b):  # two numbers: their promoted dtype
+        a = condition._new(condition._xp.asarray(a, dtype=result_type(a, b)))
     a, b = binary_operands(a, b)
-    return Where.apply(condition._data, a, b)
+    return Where.apply((condition,), a, b)

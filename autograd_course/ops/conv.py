@@ -143,16 +143,30 @@ class ConvolutionGrad(FirstOrderOnly):
         return dx, dw, db
 
 
-def conv2d_geometry(x_shape, w_shape, stride, padding, dilation):
-    """Stride, dilation and the four paddings as tuples; ``padding`` may be 'same' or 'valid'."""
+def conv2d_geometry(x_shape, w_shape, stride, padding, dilation, groups=1):
+    """Stride, dilation and the four paddings as tuples; ``padding`` may be 'same' or 'valid'.
+    Arguments PyTorch refuses get its errors (checked in its order)."""
     stride, dilation = pair(stride), pair(dilation)
+    if len(w_shape) != 4:
+        raise RuntimeError(
+            f"expected stride to be a single integer value or a list of {len(w_shape) - 2} "
+            f"values to match the convolution dimensions, but got stride={list(stride)}")
+    if isinstance(padding, str):
+        if padding not in ("valid", "same"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if padding == "same" and stride != (1, 1):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if not isinstance(padding, str) and min(pair(padding)) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
     if isinstance(padding, str):
         if padding == "valid":
             return stride, (0, 0, 0, 0), dilation
-        if padding != "same":
-            raise ValueError(
-                f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
-            )
         pads = []
         for k, d in zip(w_shape[2:], dilation):
             total = d * (k - 1)
@@ -167,6 +181,9 @@ def conv2d_check(x, weight, bias, stride, pads, dilation, groups) -> str | None:
     if x.ndim != 4:
         return ("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of "
                 f"size: {list(x.shape)}")
+    if weight.shape[0] % groups:
+        return (f"Given groups={groups}, expected weight to be divisible by {groups} at "
+                f"dimension 0, but got weight of size [{list(weight.shape)}] instead")
     if x.shape[1] != weight.shape[1] * groups:
         return (f"Given groups={groups}, weight of size {list(weight.shape)}, expected "
                 f"input{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "
@@ -177,6 +194,10 @@ def conv2d_check(x, weight, bias, stride, pads, dilation, groups) -> str | None:
         return (f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). "
                 f"Kernel size: ({eff[0]} x {eff[1]}). Kernel size can't be greater than actual "
                 "input size")
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[0]):
+        return (f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional "
+                f"with {weight.shape[0]} elements, but got bias of size {list(bias.shape)} "
+                "instead")
     if bias is not None and bias._data.dtype != x._data.dtype:
         return f"Input type ({_name(x, str.lower)}) and bias type ({_name(bias, str.lower)}) " \
             "should be the same"
@@ -194,7 +215,8 @@ def _name(t, case=str) -> str:
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """PyTorch's ``F.conv2d``: (N, C, H, W) or unbatched (C, H, W) input."""
     same_device(x, weight, bias)
-    stride, pads, dilation = conv2d_geometry(x.shape, weight.shape, stride, padding, dilation)
+    stride, pads, dilation = conv2d_geometry(x.shape, weight.shape, stride, padding, dilation,
+                                             groups)
     unbatched = x.ndim == 3
     if unbatched:
         x = x.unsqueeze(0)

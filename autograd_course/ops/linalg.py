@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import broadcast_error, is_tensor, same_device, scalar_type
+from ._util import broadcast_error, is_tensor, not_implemented, same_device, scalar_type
 
 
 def _shape_error(a, b, shape_a=None):
@@ -249,6 +249,10 @@ def matmul(a, b):
         )
     if a._data.dtype != b._data.dtype:
         raise _dtype_error(a, b)
+    if a._data.dtype.kind == "b":  # PyTorch has no bool matrix kernels
+        kernel = ("dot" if a.ndim == 1 and b.ndim == 1 else "addmv_impl_cpu" if b.ndim == 1
+                  else "addmm_impl_cpu_" if b.ndim == 2 else "bmm")
+        raise not_implemented(kernel, a)
     if a.ndim == 1 and b.ndim == 1:
         return dot(a, b)
     if b.ndim == 1:

@@ -1,8 +1,14 @@
-"""Loss functions that need their own numerically careful backward."""
+"""Loss functions that need their own numerically careful backward: binary cross-entropy
+(on probabilities or logits) and the regression losses."""
 
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+
 from ..autograd.function import Function
+from ._util import cast_to, not_implemented, result_type, same_device, scalar_type
 
 
 class BinaryCrossEntropyWithLogits(Function):
@@ -15,7 +21,7 @@ class BinaryCrossEntropyWithLogits(Function):
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
 
     @staticmethod
-    def forward(ctx, z, y, weight, pos_weight, reduction):
+    def forward(ctx, z, y, weight, pos_weight, reduction, out_dtype=None):
         xp, zd, yd = z._xp, z._data, y._data
         log_weight = 1.0 if pos_weight is None else (pos_weight._data - 1.0) * yd + 1.0
         # PyTorch's order of operations: (1 - y)·z - log σ(z), with log σ(z) = min(z, 0) -
@@ -27,7 +33,7 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = loss * weight._data
         ctx.save_for_backward(z, y, weight, pos_weight)
         ctx.reduction = reduction
-        return z._new(xp.asarray(_reduce(loss, reduction), dtype=zd.dtype))
+        return z._new(xp.asarray(_reduce(loss, reduction), dtype=out_dtype or zd.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -53,7 +59,12 @@ class BinaryCrossEntropyWithLogits(Function):
                 grad_y = grad_y * weight
             if ctx.reduction == "mean":
                 grad_y = grad_y / z.numel()
-        return dz, grad_y, None, None, None
+        return dz, grad_y, None, None, None, None
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 def _reduce(loss, reduction: str):
@@ -68,14 +79,140 @@ def _reduce(loss, reduction: str):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,  # noqa: A002
                                      reduce=None, reduction="mean", pos_weight=None):
-    """BCE on logits (note 002's loss): sigmoid and log fused for numerical stability."""
+    """BCE on logits (note 002's loss): sigmoid and log fused for numerical stability.
+
+    As in PyTorch the loss has the target's dtype (it is computed into ``1 - target``), so a
+    float64 target makes a float64 loss, and an integer target is refused.
+    """
     if input.shape != target.shape:
         raise ValueError(
             f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
         )
-    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+    kind = target._data.dtype.kind
+    if kind == "b":
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead.")
+    if kind in "iu":
+        raise RuntimeError(
+            f"result type {scalar_type(result_type(input, target))} can't be cast to the "
+            f"desired output type {scalar_type(target)}")
+    if input._data.dtype.kind not in "fc":
+        raise not_implemented("log_sigmoid_cpu", input)
+    out_dtype = target._data.dtype
+    dtype = result_type(input, target)
+    input, target = cast_to(dtype, input, target)
+    if out_dtype == dtype:
+        return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction,
+                                              out_dtype)
 
 
 def _softplus(z):
     """log(1 + e^z) = max(z, 0) + log(1 + e^-|z|), with tensor ops (never overflows)."""
     return z.relu() + ((-z.abs()).exp() + 1.0).log()
+
+
+# --- regression and binary losses ----------------------------------------------------------
+def _size_warning(x, y):
+    if x.shape != y.shape:
+        warnings.warn(
+            f"Using a target size ({y.shape!r}) that is different to the input size "
+            f"({x.shape!r}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=3)
+
+
+class MseLoss(Function):
+    """ℓ = mean((x - y)²);  dx = 2 (x - y) / n,  dy = -dx."""
+
+    node_name = "MseLossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, reduction):
+        diff = x._data - y._data
+        ctx.reduction, ctx.n = reduction, diff.size
+        ctx.save_for_backward(x, y)
+        return x._new(x._xp.asarray(_reduce(diff * diff, reduction), dtype=diff.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        scale = grad * (2.0 / ctx.n) if ctx.reduction == "mean" else grad * 2.0
+        dx = (x - y) * scale
+        need_x, need_y = ctx.needs_input_grad[:2]
+        return (dx if need_x else None), (-dx if need_y else None), None
+
+
+def mse_loss(x, y, reduction="mean"):
+    """mean((x - y)²), in the dtype x and y promote to (float32 input, int64 target: float32)."""
+    _check_reduction(reduction)
+    same_device(x, y)
+    _size_warning(x, y)
+    dtype = result_type(x, y)
+    if dtype.kind not in "fc":
+        raise not_implemented("mse_cpu", dtype)
+    x, y = cast_to(dtype, x, y)
+    return MseLoss.apply(x, y, reduction)
+
+
+def l1_loss(x, y, reduction="mean"):
+    """mean |x - y|: PyTorch builds it from sub, abs and mean, and so do we."""
+    _check_reduction(reduction)
+    _size_warning(x, y)
+    losses = (x - y).abs()
+    if reduction == "none":
+        return losses
+    return losses.mean() if reduction == "mean" else losses.sum()
+
+
+_BCE_EPS = float(np.float32(1e-12))  # PyTorch's guard is the float 1e-12, not the double
+
+
+class BinaryCrossEntropy(Function):
+    """ℓ = -w [y log x + (1-y) log(1-x)], each log clamped at -100 (PyTorch's guard);
+    dx = w (x - y) / max(x (1-x), 1e-12),  dy = w (log(1-x) - log x)."""
+
+    node_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, weight, reduction):
+        xp, xd, yd = x._xp, x._data, y._data
+        with np.errstate(divide="ignore"):  # NumPy's switch (CuPy has none: it never warns)
+            log_x = xp.maximum(xp.log(xd), -100.0)
+            log_1mx = xp.maximum(xp.log1p(-xd), -100.0)
+        loss = -(yd * log_x + (1.0 - yd) * log_1mx)
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.reduction, ctx.n = reduction, xd.size
+        ctx.save_for_backward(x, y, weight)
+        return x._new(xp.asarray(_reduce(loss, reduction), dtype=xd.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, weight = ctx.saved_tensors
+        if ctx.reduction == "mean":
+            grad = grad / ctx.n
+        need_x, need_y = ctx.needs_input_grad[:2]
+        dx = dy = None
+        if need_x:
+            dx = grad * (x - y) / (x * (1.0 - x)).clamp(min=_BCE_EPS)
+            dx = dx if weight is None else dx * weight
+        if need_y:
+            dy = grad * ((1.0 - x).log().clamp(min=-100.0) - x.log().clamp(min=-100.0))
+            dy = dy if weight is None else dy * weight
+        return dx, dy, None, None
+
+
+def binary_cross_entropy(x, y, weight=None, reduction="mean"):
+    _check_reduction(reduction)
+    same_device(x, y, weight)
+    if x.shape != y.shape:
+        raise ValueError(
+            f"Using a target size ({y.shape!r}) that is different to the input size "
+            f"({x.shape!r}) is deprecated. Please ensure they have the same size.")
+    if y._data.dtype != x._data.dtype:
+        raise RuntimeError(f"Found dtype {scalar_type(y)} but expected {scalar_type(x)}")
+    xd = x._data
+    if ((xd < 0) | (xd > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    return BinaryCrossEntropy.apply(x, y, weight, reduction)

@@ -12,9 +12,15 @@ import warnings
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import normalize_dim, same_device
+from ._util import normalize_dim, not_implemented, same_device, scalar_type
 from .conv import FirstOrderOnly
-from .loss import _reduce
+from .loss import (  # noqa: F401  (the regression losses live there; nn.functional finds them here)
+    _check_reduction,
+    _reduce,
+    binary_cross_entropy,
+    l1_loss,
+    mse_loss,
+)
 
 
 # --- softmax -----------------------------------------------------------------------------------
@@ -35,6 +41,11 @@ class Softmax(Function):
     @staticmethod
     def forward(ctx, x, dim):
         xp = x._xp
+        if x._data.size == 0:  # nothing to normalise (NumPy's max refuses empty arrays)
+            y = x._new(x._data.copy())
+            ctx.dim = dim
+            ctx.save_for_backward(y)
+            return y
         e = xp.exp(x._data - x._data.max(axis=dim, keepdims=True))  # shift: exp never overflows
         y = x._new(e / e.sum(axis=dim, keepdims=True))
         ctx.dim = dim
@@ -55,6 +66,11 @@ class LogSoftmax(Function):
     @staticmethod
     def forward(ctx, x, dim):
         xp = x._xp
+        if x._data.size == 0:
+            y = x._new(x._data.copy())
+            ctx.dim = dim
+            ctx.save_for_backward(y)
+            return y
         shifted = x._data - x._data.max(axis=dim, keepdims=True)
         y = x._new(shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True)))
         ctx.dim = dim
@@ -91,12 +107,25 @@ class LogSoftmaxBackward(Function):
                 -gg * p * grad.sum(dim, keepdim=True) if need_y else None, None)
 
 
-def softmax(x, dim=None):
-    return Softmax.apply(x, _softmax_dim(x, dim, "softmax"))
+def _softmax_input(x, dim, dtype, name):
+    """The dim and the (cast) input of softmax/log_softmax, refusing integer inputs."""
+    dim = _softmax_dim(x, dim, name)
+    if dtype is not None:
+        x = x.to(dtype)
+    if x._data.dtype.kind not in "fc":
+        last = "lastdim_" if dim == x.ndim - 1 or x.ndim == 0 else ""
+        raise not_implemented(f"{name}_{last}kernel_impl", x)
+    return x, dim
 
 
-def log_softmax(x, dim=None):
-    return LogSoftmax.apply(x, _softmax_dim(x, dim, "log_softmax"))
+def softmax(x, dim=None, _stacklevel=3, dtype=None):
+    x, dim = _softmax_input(x, dim, dtype, "softmax")
+    return Softmax.apply(x, dim)
+
+
+def log_softmax(x, dim=None, _stacklevel=3, dtype=None):
+    x, dim = _softmax_input(x, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(x, dim)
 
 
 # --- classification losses ---------------------------------------------------------------------
@@ -124,7 +153,9 @@ class NllLoss(Function):
             if reduction == "none" and x.ndim == 1:
                 loss = loss.reshape(())
         coef = xp.zeros_like(data)                                 # dℓ_n/dx[n, c]
-        coef[xp.arange(data.shape[0]), safe_t] = -w_n / (total if reduction == "mean" else 1)
+        # an ignored target gets no gradient at all, even when the mean is 0/0 = NaN (PyTorch)
+        scale = -w_n / (total if reduction == "mean" else 1)
+        coef[xp.arange(data.shape[0]), safe_t] = xp.where(keep, scale, 0)
         ctx.coef, ctx.reduction, ctx.shape = coef, reduction, x.shape
         return x._new(xp.asarray(loss, dtype=data.dtype))
 
@@ -139,11 +170,6 @@ class NllLoss(Function):
         return out, None, None, None, None
 
 
-def _check_reduction(reduction: str) -> None:
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
 def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
     """PyTorch's ``F.nll_loss`` for (N, C) or (C,) log-probabilities and class indices."""
     _check_reduction(reduction)
@@ -152,9 +178,14 @@ def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
         raise NotImplementedError(
             f"nll_loss here takes (N, C) or (C,) input, got {list(x.shape)}; reshape spatial "
             "inputs to (N·H·W, C) first")
-    if target._data.dtype.kind not in "iu":
+    if target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target._data.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
-            f"expected scalar type Long but found {target.dtype.name.capitalize()}")
+            f"expected target dtype to be Long or Byte, but got {scalar_type(target)}")
+    if weight is not None and weight._data.dtype != x._data.dtype:
+        raise RuntimeError(
+            f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")
     batch = x.shape[0] if x.ndim == 2 else 1
     if target.numel() != batch or target.ndim != x.ndim - 1:
         raise ValueError(
@@ -180,116 +211,19 @@ def cross_entropy(x, target, weight=None, ignore_index=-100, reduction="mean",
         raise NotImplementedError("cross_entropy: label_smoothing is not implemented")
     class_dim = 0 if x.ndim == 1 else 1
     log_p = log_softmax(x, class_dim)
-    if target._data.dtype.kind == "f":
-        if target.shape != x.shape:
+    if target.shape == x.shape:  # class probabilities
+        if target._data.dtype.kind != "f":
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {scalar_type(target)}")
+        if weight is not None and weight._data.dtype != x._data.dtype:
             raise RuntimeError(
-                f"expected target dtype to be Long or Byte, but got "
-                f"{target.dtype.name.capitalize()}" if target.ndim != x.ndim else
-                f"Expected target size {list(x.shape)}, got {list(target.shape)}")
+                f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")
         per_class = target * log_p if weight is None else target * log_p * weight
         losses = -per_class.sum(class_dim)
         if reduction == "mean":
             return losses.sum() / (x.shape[0] if x.ndim == 2 else 1)
         return losses.sum() if reduction == "sum" else losses
     return nll_loss(log_p, target, weight, ignore_index, reduction)
-
-
-# --- regression and binary losses ----------------------------------------------------------
-def _size_warning(x, y):
-    if x.shape != y.shape:
-        warnings.warn(
-            f"Using a target size ({y.shape!r}) that is different to the input size "
-            f"({x.shape!r}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=3)
-
-
-class MseLoss(Function):
-    """ℓ = mean((x - y)²);  dx = 2 (x - y) / n,  dy = -dx."""
-
-    node_name = "MseLossBackward0"
-
-    @staticmethod
-    def forward(ctx, x, y, reduction):
-        diff = x._data - y._data
-        ctx.reduction, ctx.n = reduction, diff.size
-        ctx.save_for_backward(x, y)
-        return x._new(x._xp.asarray(_reduce(diff * diff, reduction), dtype=diff.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        scale = grad * (2.0 / ctx.n) if ctx.reduction == "mean" else grad * 2.0
-        dx = (x - y) * scale
-        need_x, need_y = ctx.needs_input_grad[:2]
-        return (dx if need_x else None), (-dx if need_y else None), None
-
-
-def mse_loss(x, y, reduction="mean"):
-    _check_reduction(reduction)
-    same_device(x, y)
-    _size_warning(x, y)
-    return MseLoss.apply(x, y, reduction)
-
-
-def l1_loss(x, y, reduction="mean"):
-    """mean |x - y|: PyTorch builds it from sub, abs and mean, and so do we."""
-    _check_reduction(reduction)
-    _size_warning(x, y)
-    losses = (x - y).abs()
-    if reduction == "none":
-        return losses
-    return losses.mean() if reduction == "mean" else losses.sum()
-
-
-_BCE_EPS = float(np.float32(1e-12))  # PyTorch's guard is the float 1e-12, not the double
-
-
-class BinaryCrossEntropy(Function):
-    """ℓ = -w [y log x + (1-y) log(1-x)], each log clamped at -100 (PyTorch's guard);
-    dx = w (x - y) / max(x (1-x), 1e-12),  dy = w (log(1-x) - log x)."""
-
-    node_name = "BinaryCrossEntropyBackward0"
-
-    @staticmethod
-    def forward(ctx, x, y, weight, reduction):
-        xp, xd, yd = x._xp, x._data, y._data
-        with np.errstate(divide="ignore"):  # NumPy's switch (CuPy has none: it never warns)
-            log_x = xp.maximum(xp.log(xd), -100.0)
-            log_1mx = xp.maximum(xp.log1p(-xd), -100.0)
-        loss = -(yd * log_x + (1.0 - yd) * log_1mx)
-        if weight is not None:
-            loss = loss * weight._data
-        ctx.reduction, ctx.n = reduction, xd.size
-        ctx.save_for_backward(x, y, weight)
-        return x._new(xp.asarray(_reduce(loss, reduction), dtype=xd.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y, weight = ctx.saved_tensors
-        if ctx.reduction == "mean":
-            grad = grad / ctx.n
-        need_x, need_y = ctx.needs_input_grad[:2]
-        dx = dy = None
-        if need_x:
-            dx = grad * (x - y) / (x * (1.0 - x)).clamp(min=_BCE_EPS)
-            dx = dx if weight is None else dx * weight
-        if need_y:
-            dy = grad * ((1.0 - x).log().clamp(min=-100.0) - x.log().clamp(min=-100.0))
-            dy = dy if weight is None else dy * weight
-        return dx, dy, None, None
-
-
-def binary_cross_entropy(x, y, weight=None, reduction="mean"):
-    _check_reduction(reduction)
-    same_device(x, y, weight)
-    if x.shape != y.shape:
-        raise ValueError(
-            f"Using a target size ({y.shape!r}) that is different to the input size "
-            f"({x.shape!r}) is deprecated. Please ensure they have the same size.")
-    xd = x._data
-    if ((xd < 0) | (xd > 1)).any():
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    return BinaryCrossEntropy.apply(x, y, weight, reduction)
 
 
 # --- batch normalisation -----------------------------------------------------------------------
@@ -372,6 +306,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
                momentum=0.1, eps=1e-5):
     """PyTorch's ``F.batch_norm`` over dim 1 of a (N, C, *) input."""
     same_device(x, running_mean, running_var, weight, bias)
+    if x._data.dtype.kind not in "fc":
+        raise not_implemented("batch_norm", x)
     channels = x.shape[1] if x.ndim > 1 else None
     for t, name in ((running_mean, "running_mean"), (running_var, "running_var"),
                     (weight, "weight"), (bias, "bias")):
@@ -401,6 +337,9 @@ def dropout(x, p=0.5, training=True, inplace=False, generator=None):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return x
+    if x._data.dtype.kind not in "fc":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{scalar_type(x)}")
     from .. import random as _random
 
     gen = generator or _random.default_generator

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from ..autograd.function import Function
+from ._util import not_implemented
 from .conv import FirstOrderOnly, col2im, pad_array, pair, windows
 
 
@@ -37,6 +38,19 @@ def pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode):
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) \
         else pair(stride)
     padding, dilation = pair(padding), pair(dilation)
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
+    if min(kernel) <= 0:
+        raise RuntimeError("kernel size should be greater than zero, but got "
+                           f"kH: {kernel[0]} kW: {kernel[1]}")
+    if min(stride) <= 0:
+        raise RuntimeError("stride should be greater than zero, but got "
+                           f"dH: {stride[0]} dW: {stride[1]}")
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got "
+                           f"dilationH: {dilation[0]} dilationW: {dilation[1]}")
+    if min(padding) < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {min(padding)}")
     if x.ndim not in (3, 4) or x.numel() == 0:
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     for k, p, d in zip(kernel, padding, dilation):
@@ -225,6 +239,11 @@ def adaptive_avg_pool2d(x, output_size):
     h, w = x.shape[-2:]
     oh, ow = pair(output_size)
     oh, ow = h if oh is None else oh, w if ow is None else ow
+    if oh < 0 or ow < 0:
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than "
+                           f"or equal to 0 but received {{{oh}, {ow}}}")
+    if x._data.dtype.kind not in "fc" and (oh, ow) != (1, 1):
+        raise not_implemented("adaptive_avg_pool2d", x)
     if (oh, ow) == (1, 1):
         return x.mean((-2, -1), keepdim=True)
     dtype = x._data.dtype

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ._util import floating, not_implemented, result_type, scalar_type
 
 
 class Exp(Function):
@@ -75,13 +76,19 @@ class Abs(Function):
 
 
 class Sign(Function):
-    """y = sign(x);  dy/dx = 0 everywhere it exists."""
+    """y = sign(x) (0 for NaN, as PyTorch gives);  dy/dx = 0 everywhere it exists."""
 
     node_name = "SignBackward0"
 
     @staticmethod
     def forward(ctx, x):
-        return x._new(x._xp.sign(x._data))
+        xp, data = x._xp, x._data
+        if data.dtype.kind == "b":
+            return x._new(data.copy())
+        out = xp.sign(data)
+        if data.dtype.kind == "f":
+            out = xp.where(xp.isnan(data), out.dtype.type(0), out)
+        return x._new(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -168,10 +175,12 @@ class Sigmoid(Function):
         xp, data = x._xp, x._data
         # PyTorch's kernel, 1 / (1 + e^-x), so values match it bit for bit far more often;
         # e^-x is taken in float64 and rounded, as close as NumPy gets to PyTorch's float32
-        # exp. For x < -88 it overflows to inf and y is 0, as in PyTorch.
+        # exp. For x < -88 it overflows to inf and y is 0, as in PyTorch. float16 is
+        # computed in float32 and rounded once at the end (PyTorch's half kernels do so).
+        work = xp.float32 if data.dtype == xp.float16 else data.dtype
         with np.errstate(over="ignore"):
-            e = xp.exp(-data.astype(xp.float64)).astype(data.dtype, copy=False)
-        y = x._new(1.0 / (1.0 + e))
+            e = xp.exp(-data.astype(xp.float64)).astype(work, copy=False)
+        y = x._new((1.0 / (1.0 + e)).astype(data.dtype, copy=False))
         ctx.save_for_backward(y)
         return y
 
@@ -260,19 +269,23 @@ class Clamp(Function):
         return grad * inside.to(grad.dtype), None, None
 
 
+# Float functions of an integer or bool tensor compute in the default float type (float32),
+# as PyTorch's do: ``floating`` casts such inputs first.
 def exp(x):
-    return Exp.apply(x)
+    return Exp.apply(floating(x))
 
 
 def log(x):
-    return Log.apply(x)
+    return Log.apply(floating(x))
 
 
 def sqrt(x):
-    return Sqrt.apply(x)
+    return Sqrt.apply(floating(x))
 
 
 def abs(x):  # noqa: A001
+    if x._data.dtype.kind == "b":
+        raise not_implemented("abs_cpu", x)
     return Abs.apply(x)
 
 
@@ -281,29 +294,39 @@ def sign(x):
 
 
 def sin(x):
-    return Sin.apply(x)
+    return Sin.apply(floating(x))
 
 
 def cos(x):
-    return Cos.apply(x)
+    return Cos.apply(floating(x))
 
 
 def tanh(x):
-    return Tanh.apply(x)
+    return Tanh.apply(floating(x))
 
 
 def sigmoid(x):
-    return Sigmoid.apply(x)
+    return Sigmoid.apply(floating(x))
 
 
 def relu(x):
+    if x._data.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
     return Relu.apply(x)
 
 
 def clamp(x, min=None, max=None):  # noqa: A002  (PyTorch's keyword names)
+    """min(max(x, min), max), in the dtype ``x`` and the bounds promote to (so an integer
+    tensor clamped at 2.5 becomes float32, and a bool tensor clamped at 1 int64)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    target = result_type(x, min, max)
+    if target != x._data.dtype:
+        from .. import dtypes
+
+        x = x.to(dtypes.from_numpy(target))
     return Clamp.apply(x, min, max)
 
 
 clip = clamp
+_ = scalar_type
