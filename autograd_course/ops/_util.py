@@ -151,6 +151,19 @@ def result_type(*operands) -> np.dtype:
     return _combine(dim, _combine(zero, number))
 
 
+def check_fits(value, dtype) -> None:
+    """PyTorch's error for a Python int that a few ops (where, pow, clamp) must hold in an
+    integer ``dtype`` and cannot (``+`` wraps around instead). Unsigned types also take
+    values down to -2^(bits-1), as in PyTorch."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "iu" or isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return
+    info = np.iinfo(dtype)
+    low = info.min if dtype.kind == "i" else -(info.max + 1) // 2
+    if not low <= value <= info.max:
+        raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
+
+
 def floating(x):
     """``x`` itself when it is floating point, else ``x`` cast to the default float type:
     what PyTorch's float functions (exp, log, sqrt, sin, tanh, sigmoid, /...) compute an

@@ -14,6 +14,7 @@ from ..autograd.function import Function
 from ._util import (
     binary_operands,
     broadcast_error,
+    check_fits,
     floating,
     is_tensor,
     not_implemented,
@@ -247,7 +248,12 @@ class RPowScalar(Function):
 
     @staticmethod
     def forward(ctx, x, base):
-        out = x._new(x._xp.asarray(base, dtype=x._data.dtype) ** x._data)
+        dtype = x._data.dtype
+        try:
+            c = x._xp.asarray(base, dtype=dtype)
+        except OverflowError:  # an int out of the dtype's range wraps around, as in PyTorch
+            c = x._xp.asarray(np.int64(base)).astype(dtype)
+        out = x._new(c ** x._data)
         ctx.base = base
         ctx.log_base = float(np.log(base)) if base > 0 else (
             float("-inf") if base == 0 else float("nan"))
@@ -341,6 +347,8 @@ def pow(x, exponent):  # noqa: A001  (PyTorch's name)
     the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5 float32)."""
     if not is_tensor(x):
         target = result_type(exponent, x)
+        if target.kind == "b":
+            raise not_implemented("pow", exponent)
         if target != exponent._data.dtype:
             exponent = exponent.to(dtypes.from_numpy(target))
         return RPowScalar.apply(exponent, x)
@@ -350,6 +358,7 @@ def pow(x, exponent):  # noqa: A001  (PyTorch's name)
             raise not_implemented("pow", x)
         return Pow.apply(x, exponent)
     target = result_type(x, exponent)
+    check_fits(exponent, target)
     if target != x._data.dtype:
         x = x.to(dtypes.from_numpy(target))
     if x._data.dtype.kind in "iu" and exponent < 0:

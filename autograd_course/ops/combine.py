@@ -16,6 +16,7 @@ from ._util import (
     binary_operands,
     broadcast_error,
     cast_to,
+    check_fits,
     is_tensor,
     normalize_dim,
     result_type,
@@ -187,5 +188,8 @@ def where(condition, a, b):
         )
     if not is_tensor(a) and not is_tensor(b):  # two numbers: their promoted dtype
         a = condition._new(condition._xp.asarray(a, dtype=result_type(a, b)))
+    for number, other in ((a, b), (b, a)):
+        if not is_tensor(number):
+            check_fits(number, result_type(other, number))
     a, b = binary_operands(a, b)
     return Where.apply((condition,), a, b)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import floating, not_implemented, result_type, scalar_type
+from ._util import check_fits, floating, not_implemented, result_type, scalar_type
 
 
 class Exp(Function):
@@ -321,6 +321,12 @@ def clamp(x, min=None, max=None):  # noqa: A002  (PyTorch's keyword names)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     target = result_type(x, min, max)
+    if target.kind == "b":
+        kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
+            "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
+        raise not_implemented(kernel, x)
+    check_fits(min, target)
+    check_fits(max, target)
     if target != x._data.dtype:
         from .. import dtypes
 
