@@ -57,8 +57,11 @@ from .loss import binary_cross_entropy_with_logits
 from .reduce import amax, amin, argmax, argmin, max, mean, min, sum, sum_to_size
 from .shape import (
     clone,
+    contiguous,
     expand,
     flatten,
+    is_contiguous,
+    matrix_transpose,
     numpy_t,
     permute,
     reshape,
@@ -66,6 +69,7 @@ from .shape import (
     t,
     transpose,
     unsqueeze,
+    view,
 )
 from .stats import norm, std, var
 from .unary import abs, clamp, clip, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh

@@ -72,11 +72,15 @@ def bitwise_not(x):
 
 
 def all(x, dim=None, keepdim=False):  # noqa: A001
-    return x._new(x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim)))
+    """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
+    out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
+    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
 
 
 def any(x, dim=None, keepdim=False):  # noqa: A001
-    return x._new(x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim)))
+    """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
+    out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
+    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

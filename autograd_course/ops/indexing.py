@@ -14,6 +14,7 @@ the sum of their gradients, which is why the advanced case accumulates (``np.add
 from __future__ import annotations
 
 import numbers
+import warnings
 
 from ..autograd.function import Function
 from ._util import is_tensor, view_of
@@ -26,13 +27,16 @@ class _Take(Function):
     _basic = False  # a basic key (ints and slices) picks each element at most once
 
     @classmethod
-    def forward(cls, ctx, x, key):
+    def forward(cls, ctx, x, key, sources=()):
         ctx.shape, ctx.key = x.shape, key
+        if sources:  # the index tensors: changing one in place afterwards must be caught
+            ctx.save_for_backward(*sources)
         return view_of(x, x._data[key]) if cls._basic else x._new(x._data[key])
 
     @classmethod
     def backward(cls, ctx, grad):
-        return IndexGrad.apply(grad, ctx.key, tuple(ctx.shape), cls._basic), None
+        ctx.saved_tensors  # noqa: B018  (raises if an index tensor was modified in place)
+        return IndexGrad.apply(grad, ctx.key, tuple(ctx.shape), cls._basic), None, None
 
 
 class Index(_Take):
@@ -102,15 +106,18 @@ class IndexPut(Function):
     node_name = "IndexPutBackward0"
 
     @staticmethod
-    def forward(ctx, x, key, value):
+    def forward(ctx, x, key, value, sources=()):
         ctx.key, ctx.value_shape = key, value.shape
+        if sources:  # index tensors of the key (``index_sources``), version-checked
+            ctx.save_for_backward(*sources)
         out = x._data.copy()
         out[key] = value._data
         return x._new(out)
 
     @staticmethod
     def backward(ctx, grad):
-        need_x, _, need_value = ctx.needs_input_grad
+        ctx.saved_tensors  # noqa: B018  (raises if an index tensor was modified in place)
+        need_x, _, need_value = ctx.needs_input_grad[:3]
         grad_x = grad_value = None
         if need_x:
             keep = grad._xp.ones(grad.shape, dtype=grad._data.dtype)
@@ -118,7 +125,7 @@ class IndexPut(Function):
             grad_x = grad * grad._new(keep)
         if need_value:
             grad_value = Index.apply(grad, ctx.key).sum_to_size(ctx.value_shape)
-        return grad_x, None, grad_value
+        return grad_x, None, grad_value, None
 
 
 class CopySlices(IndexPut):
@@ -145,10 +152,28 @@ def _index_error(part) -> IndexError:
     )
 
 
+_UINT8_INDEX = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                "torch.bool instead.")
+
+
+def _check_slice(part: slice) -> slice:
+    """PyTorch has no negative steps (a tensor's strides are never negative)."""
+    step = part.step
+    if step is not None and step <= 0:
+        raise ValueError("slice step cannot be zero" if step == 0 else
+                         "step must be greater than zero")
+    return part
+
+
 def _convert(part, xp):
-    """One key entry as int, slice, None, Ellipsis or an index array on ``xp``."""
-    if part is None or part is Ellipsis or isinstance(part, slice):
+    """One key entry as int, slice, None, Ellipsis or an index array on ``xp``.
+
+    A uint8 tensor is a mask (as bool), as in PyTorch, which warns that this is deprecated.
+    """
+    if part is None or part is Ellipsis:
         return part
+    if isinstance(part, slice):
+        return _check_slice(part)
     if isinstance(part, bool):
         return xp.asarray(part)
     if isinstance(part, numbers.Integral):
@@ -168,6 +193,9 @@ def _convert(part, xp):
         raise _index_error(part)
     if array.dtype.kind not in "biu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if array.dtype == xp.uint8:
+        warnings.warn(_UINT8_INDEX, UserWarning, stacklevel=4)
+        array = array.astype(bool)
     if array.ndim == 0 and array.dtype.kind != "b":
         return int(array)  # a 0-d integer tensor indexes like a Python int
     return array
@@ -212,7 +240,7 @@ def getitem(x, key):
     if isinstance(key, slice):  # a lone slice is recorded even when it takes everything
         if x.ndim == 0:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-        return Slice.apply(x, key)
+        return Slice.apply(x, _check_slice(key))
     parts = [_convert(p, xp) for p in (key if isinstance(key, tuple) else (key,))]
     used = sum(_consumed(p) for p in parts)
     if used > x.ndim:
@@ -249,6 +277,9 @@ def getitem(x, key):
             rest.append(part)
             dim += _consumed(part)
     if advanced:
+        sources = index_sources(key)
+        if sources:
+            return Index.apply(out, tuple(rest), sources)
         return Index.apply(out, tuple(rest))
     return Alias.apply(out) if out is x else out
 
@@ -272,6 +303,13 @@ def select(x, dim: int, index: int):
 
     dim = normalize_dim(dim, x.ndim)
     return _select(x, dim, index, dim)
+
+
+def index_sources(key) -> tuple:
+    """The tensors with dimensions in a key (index tensors and masks): an op that keeps
+    their arrays for backward saves these, so changing one in place is caught."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple(p for p in parts if is_tensor(p) and p._data.ndim)
 
 
 def key_data(key, xp):

@@ -13,8 +13,9 @@ from ._util import normalize_dim, scalar_type
 
 
 def _dims(dim, ndim):
-    """``dim`` as a sorted tuple of non-negative axes (all axes when ``dim`` is None)."""
-    if dim is None:
+    """``dim`` as a sorted tuple of non-negative axes (all axes when ``dim`` is None or
+    empty: PyTorch reads ``sum(dim=[])`` as the full reduction)."""
+    if dim is None or (not isinstance(dim, int) and len(dim) == 0):
         return tuple(range(ndim))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     dims = tuple(normalize_dim(d, ndim) for d in dims)
@@ -241,9 +242,25 @@ def _reduce_pick(x, dim, keepdim, all_cls, dim_cls, name):
         from .compare import maximum, minimum
 
         return (maximum if name == "max" else minimum)(x, dim)
-    result = _MinMaxResult(dim_cls.apply(x, normalize_dim(dim, x.ndim), keepdim))
+    dim = normalize_dim(dim, x.ndim)
+    _nonempty(x, (dim,), name)
+    result = _MinMaxResult(dim_cls.apply(x, dim, keepdim))
     result._name = name
     return result
+
+
+def _nonempty(x, dims, name: str) -> None:
+    """PyTorch's errors for reducing over no elements with an op that has no identity."""
+    if not x.ndim:
+        return
+    if dims is None:
+        if x.numel() == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        return
+    for d in dims:
+        if x.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def max(x, dim=None, keepdim=False):  # noqa: A001
@@ -258,22 +275,36 @@ def min(x, dim=None, keepdim=False):  # noqa: A001
 
 def amax(x, dim=None, keepdim=False):
     """The largest values over ``dim`` (all dims when None), without indices."""
-    return Amax.apply(x, _dims(dim, x.ndim), keepdim)
+    return Amax.apply(x, _pick_dims(x, dim, "amax"), keepdim)
 
 
 def amin(x, dim=None, keepdim=False):
     """The smallest values over ``dim`` (all dims when None), without indices."""
-    return Amin.apply(x, _dims(dim, x.ndim), keepdim)
+    return Amin.apply(x, _pick_dims(x, dim, "amin"), keepdim)
+
+
+def _pick_dims(x, dim, name: str) -> tuple:
+    dims = _dims(dim, x.ndim)
+    if x.numel() == 0 and len(dims) == x.ndim:
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument.")
+    _nonempty(x, dims, name)
+    return dims
 
 
 def _arg(x, dim, keepdim, pick):
     xp = x._xp
     if dim is None:
-        return x._new(xp.asarray(getattr(x._data, pick)(), dtype=xp.int64))
+        _nonempty(x, None, pick)
+        index = xp.asarray(getattr(x._data, pick)(), dtype=xp.int64)
+        return x._new(index.reshape((1,) * x.ndim) if keepdim else index)
     if x.ndim == 0:
         normalize_dim(dim, 0)
         return x._new(xp.zeros((), dtype=xp.int64))
-    idx = getattr(x._data, pick)(axis=normalize_dim(dim, x.ndim), keepdims=keepdim)
+    dim = normalize_dim(dim, x.ndim)
+    _nonempty(x, (dim,), pick)
+    idx = getattr(x._data, pick)(axis=dim, keepdims=keepdim)
     return x._new(xp.asarray(idx, dtype=xp.int64))
 
 

@@ -27,16 +27,59 @@ class View(Function):
     @staticmethod
     def forward(ctx, x, shape):
         ctx.shape = x.shape
-        try:
-            return view_of(x, x._data.reshape(shape))
-        except ValueError:
-            raise RuntimeError(
-                f"shape '{list(shape)}' is invalid for input of size {x._data.size}"
-            ) from None
+        _check_shape(shape, x._data.size)
+        return view_of(x, x._data.reshape(shape))
 
     @staticmethod
     def backward(ctx, grad):
         return grad.reshape(ctx.shape), None
+
+
+_VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (at least one "
+               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+
+
+class ViewOnly(View):
+    """``x.view(shape)``: like ``reshape`` but never a copy. When the elements are not laid
+    out so that the new shape can share their memory (``x.t().view(6)``), PyTorch refuses."""
+
+    node_name = "ViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.shape = x.shape
+        _check_shape(shape, x._data.size)
+        data = x._data
+        try:
+            out = data.reshape(shape, copy=False)
+        except TypeError:  # CuPy's reshape has no copy argument: setting the shape refuses
+            out = data.view()
+            try:
+                out.shape = shape
+            except AttributeError:
+                raise RuntimeError(_VIEW_ERROR) from None
+        except ValueError:
+            raise RuntimeError(_VIEW_ERROR) from None
+        return view_of(x, out)
+
+
+def _check_shape(shape, size: int) -> None:
+    """PyTorch's errors for a target shape that ``size`` elements cannot take."""
+    known = 1
+    for i, n in enumerate(shape):
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(shape)}")
+        if n != -1:
+            known *= n
+    inferred = list(shape).count(-1)
+    if inferred > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if inferred and size == 0 and known == 0:
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous")
+    if (size != known) if not inferred else (known == 0 or size % known):
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
 
 
 class Transpose(Function):
@@ -47,6 +90,8 @@ class Transpose(Function):
     @staticmethod
     def forward(ctx, x, dim0, dim1):
         ctx.dims = dim0, dim1
+        if x._data.ndim == 0:  # transpose(0, 0) of a 0-d tensor: itself, as a view
+            return view_of(x, x._data.view())
         return view_of(x, x._data.swapaxes(dim0, dim1))
 
     @staticmethod
@@ -193,6 +238,35 @@ def reshape(x, *shape):
     return View.apply(x, _shape_arg(shape))
 
 
+def view(x, *shape):
+    """``x.view(shape)``: the same memory with a new shape, or PyTorch's error when the
+    layout does not allow it (``reshape`` copies instead)."""
+    return ViewOnly.apply(x, _shape_arg(shape))
+
+
+def contiguous(x):
+    """``x`` itself when its elements lie in row-major order, else a row-major copy
+    (recorded as ``CloneBackward0``, as in PyTorch): never a tensor that aliases a
+    transposed ``x``."""
+    if x._data.flags.c_contiguous:
+        return x
+    return Clone.apply(x)
+
+
+def is_contiguous(x) -> bool:
+    """Whether the elements lie in row-major order with no gaps (dims of size 1 and empty
+    tensors do not count against it, as in PyTorch)."""
+    return bool(x._data.flags.c_contiguous)
+
+
+def matrix_transpose(x):
+    """``x.mT``: swap the last two dims (matrices and batches of matrices only)."""
+    if x.ndim < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {x.ndim}-D tensor.")
+    return transpose(x, -2, -1)
+
+
 def transpose(x, dim0, dim1):
     n = x.ndim
     return Transpose.apply(x, normalize_dim(dim0, n), normalize_dim(dim1, n))
@@ -220,6 +294,8 @@ def numpy_t(x):
 
 
 def permute(x, *dims):
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _shape_arg(dims)
     if len(dims) != x.ndim:
         raise RuntimeError(
@@ -264,7 +340,10 @@ def expand(x, *shape):
     target = []
     for i, s in enumerate(shape):
         have = x.shape[i - lead] if i >= lead else None
-        if s == -1 and have is not None:
+        if s == -1 and have is None:
+            raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
+        if s == -1:
             s = have
         if have is not None and have != s and have != 1:
             raise RuntimeError(

@@ -14,6 +14,9 @@ use tensor ops, so second derivatives work.
 from __future__ import annotations
 
 import math
+import warnings
+
+import numpy as np
 
 from ..autograd.function import Function
 from ._util import scalar_type
@@ -27,6 +30,20 @@ def _count(shape, dims) -> int:
     return n
 
 
+def _variance(x, dims, correction, keepdim: bool, name: str):
+    """Σ (x - x̄)² / max(n - c, 0) as an array of x's dtype. With no degrees of freedom left
+    the division by 0 gives inf or NaN, and PyTorch warns."""
+    data, xp = x._data, x._xp
+    if _count(data.shape, dims) - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+            "the reduction factor (input numel divided by output numel).", UserWarning,
+            stacklevel=4)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = data.var(axis=dims, ddof=correction, keepdims=keepdim)  # NumPy clamps at 0 too
+    return xp.asarray(out, dtype=data.dtype)
+
+
 class Var(Function):
     """var(x) = Σ (x - x̄)² / (n - c);  dvar/dx = 2 (x - x̄) / (n - c)."""
 
@@ -36,15 +53,18 @@ class Var(Function):
     def forward(ctx, x, dims, correction, keepdim):
         ctx.save_for_backward(x)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
-        out = x._data.var(axis=dims, ddof=correction, keepdims=keepdim)
-        return x._new(x._xp.asarray(out, dtype=x._data.dtype))
+        return x._new(_variance(x, dims, correction, keepdim, "var"))
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         dims = ctx.dims
         centered = x - x.mean(dims, keepdim=True)
-        scale = 2.0 / (_count(x.shape, dims) - ctx.correction)
+        dof = _count(x.shape, dims) - ctx.correction
+        if dof <= 0:  # PyTorch's measured result: +inf where x differs from the mean, else NaN
+            centered, scale = centered.abs(), math.inf
+        else:
+            scale = 2.0 / dof
         return _restore(grad, x.shape, dims, ctx.keepdim) * centered * scale, None, None, None
 
 
@@ -55,8 +75,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, x, dims, correction, keepdim):
-        out = x._new(x._xp.asarray(x._data.std(axis=dims, ddof=correction, keepdims=keepdim),
-                                   dtype=x._data.dtype))
+        out = x._new(x._xp.asarray(x._xp.sqrt(_variance(x, dims, correction, keepdim, "std"))))
         ctx.save_for_backward(x, out)
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
         return out
@@ -72,7 +91,8 @@ class Std(Function):
         safe = where(out == 0, 1.0, out)  # PyTorch: no gradient where std is 0
         grad = where(out == 0, 0.0, grad / safe)
         centered = x - x.mean(dims, keepdim=True)
-        return grad * centered / (_count(x.shape, dims) - ctx.correction), None, None, None
+        dof = max(_count(x.shape, dims) - ctx.correction, 0)  # clamped, as in the forward
+        return grad * centered / dof, None, None, None
 
 
 class Norm(Function):
