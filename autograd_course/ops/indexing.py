@@ -35,7 +35,9 @@ class _Take(Function):
 
     @classmethod
     def backward(cls, ctx, grad):
-        ctx.saved_tensors  # noqa: B018  (raises if an index tensor was modified in place)
+        sources = ctx.saved_tensors  # raises if an index tensor was modified in place
+        if any(t._data.dtype == t._xp.uint8 for t in sources):  # PyTorch warns again here
+            warnings.warn(_UINT8_INDEX, UserWarning, stacklevel=2)
         return IndexGrad.apply(grad, ctx.key, tuple(ctx.shape), cls._basic), None, None
 
 
