@@ -105,6 +105,18 @@ ERRORS = {
     "cross_entropy 2-d target of other shape": lambda m: F(m).cross_entropy(
         m.ones(2, 3), m.ones(2, 4)
     ),
+    # found by the side-by-side probe
+    "isclose of float and long": lambda m: m.isclose(m.tensor([1.0, 2.0]), m.tensor([1, 3])),
+    "allclose of float32 and float64": lambda m: m.allclose(m.ones(2), m.ones(2, dtype=m.float64)),
+    "float & float": lambda m: m.tensor([1.0]) & m.tensor([1.0]),
+    "float | float": lambda m: m.tensor([1.0]) | m.tensor([1.0]),
+    "sum_to_size that cannot": lambda m: m.ones(3, 4).sum_to_size(2, 4),
+    "argmax of bool": lambda m: m.tensor([False, True]).argmax(),
+    "argmin(0) of bool": lambda m: m.tensor([False, True]).argmin(0),
+    "add with a float alpha to ints": lambda m: m.add(m.tensor([1]), m.tensor([2]), alpha=0.5),
+    "sub with a float alpha to ints": lambda m: m.sub(m.tensor([1]), m.tensor([2]), alpha=0.5),
+    "max_pool2d of an empty image": lambda m: F(m).max_pool2d(m.ones(1, 0, 4, 4), 2),
+    "max_pool2d of an empty unbatched image": lambda m: F(m).max_pool2d(m.ones(0, 4, 4), 2),
 }
 
 

@@ -248,6 +248,9 @@ SPECIAL = {
     "any of uint8 along a dim": lambda m: m.tensor([[0, 2]], dtype=m.uint8).any(1),
     "int8 + 200 wraps": lambda m: m.tensor([1], dtype=m.int8) + 200,
     "uint8 + (-1) wraps": lambda m: m.tensor([0], dtype=m.uint8) + (-1),
+    "norm(0) has no gradient": with_grad(lambda m, x: x.norm(0), M),
+    "max_pool2d of an empty batch": lambda m: F(m).max_pool2d(m.ones(0, 1, 4, 4), 2),
+    "avg_pool2d of an empty batch": lambda m: F(m).avg_pool2d(m.ones(0, 1, 4, 4), 2),
 }
 
 

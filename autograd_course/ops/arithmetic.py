@@ -272,15 +272,25 @@ class RPowScalar(Function):
 
 
 # --- the functions users (and Tensor's operators) call ---------------------------------------
+def _check_alpha(a, alpha) -> None:
+    if isinstance(alpha, float) and a._data.dtype.kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+
+
 def add(a, b, *, alpha=1):
     """a + alpha·b, broadcasting; a Python number never upcasts a tensor's dtype."""
     a, b = binary_operands(a, b)
+    if alpha != 1:
+        _check_alpha(a, alpha)
     return Add.apply(a, b, alpha) if alpha != 1 else Add.apply(a, b)
 
 
 def sub(a, b, *, alpha=1):
     """a - alpha·b, broadcasting."""
     a, b = binary_operands(a, b)
+    if alpha != 1:
+        _check_alpha(a, alpha)
     if a._data.dtype.kind == "b":
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_error, is_tensor
+from ._util import binary_operands, broadcast_error, is_tensor, not_implemented, scalar_type
 
 
 def _compare(fn, a, b):
@@ -57,12 +57,19 @@ def logical_not(x):
     return x._new(x._xp.logical_not(x._data))
 
 
+def _bitwise(fn, name, a, b):
+    a, b = binary_operands(a, b)
+    if a._data.dtype.kind not in "biu":
+        raise not_implemented(f"{name}_cpu", a)
+    return _compare(fn, a, b)
+
+
 def bitwise_and(a, b):
-    return _compare(np.bitwise_and, a, b)
+    return _bitwise(np.bitwise_and, "bitwise_and", a, b)
 
 
 def bitwise_or(a, b):
-    return _compare(np.bitwise_or, a, b)
+    return _bitwise(np.bitwise_or, "bitwise_or", a, b)
 
 
 def bitwise_not(x):
@@ -84,6 +91,8 @@ def any(x, dim=None, keepdim=False):  # noqa: A001
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if is_tensor(a) and is_tensor(b) and a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"{scalar_type(a)} did not match {scalar_type(b)}")
     a, b = binary_operands(a, b)
     return a._new(a._xp.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 

@@ -51,8 +51,11 @@ def pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode):
                            f"dilationH: {dilation[0]} dilationW: {dilation[1]}")
     if min(padding) < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {min(padding)}")
-    if x.ndim not in (3, 4) or x.numel() == 0:
+    if x.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if 0 in x.shape[-3:]:  # an empty batch (N = 0) is fine, an empty image is not
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(x.shape)}")
     for k, p, d in zip(kernel, padding, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(

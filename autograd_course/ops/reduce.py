@@ -210,8 +210,8 @@ def sum_to_size(x, *size):
     if current == shape:
         return x
     if not _can_sum_to(current, shape):
-        raise RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size "
-                           f"{{{', '.join(map(str, current))}}}.")
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
+                           f"{{{list(current)}}}.")
     return SumToSize.apply(x, shape)
 
 
@@ -295,6 +295,8 @@ def _pick_dims(x, dim, name: str) -> tuple:
 
 def _arg(x, dim, keepdim, pick):
     xp = x._xp
+    if x._data.dtype.kind == "b":
+        raise RuntimeError(f"{pick}(): does not support bool input")
     if dim is None:
         _nonempty(x, None, pick)
         index = xp.asarray(getattr(x._data, pick)(), dtype=xp.int64)

@@ -131,8 +131,8 @@ class Norm(Function):
         p, dims = ctx.p, ctx.dims
         out = _restore(out, x.shape, dims, ctx.keepdim)
         grad = _restore(grad, x.shape, dims, ctx.keepdim)
-        if p == 0:
-            return x * 0.0, None, None, None
+        if p == 0:  # PyTorch returns no gradient at all (x.grad stays None)
+            return None, None, None, None
         if p == 1:
             return grad * x.sign(), None, None, None
         if p == math.inf:
