@@ -235,3 +235,38 @@ def test_mse_with_integer_target_gradient_is_float32():
     assert_like_torch(
         with_grad(lambda m, x: F(m).mse_loss(x, m.tensor([1, 2, 3])), [0.5, 1.0, 4.0], "float32")
     )
+
+
+# --- reductions, comparisons, logic and the nn ops over every dtype -----------------------------
+REDUCTIONS = {
+    "sum": lambda m, x: x.sum(),
+    "sum(0)": lambda m, x: x.sum(0),
+    "mean": lambda m, x: x.mean(),
+    "max": lambda m, x: x.max(),
+    "max(0)": lambda m, x: x.max(0),
+    "amax(0)": lambda m, x: x.amax(0),
+    "argmax": lambda m, x: x.argmax(),
+    "argmin(0)": lambda m, x: x.argmin(0),
+    "var": lambda m, x: x.var(),
+    "std(0)": lambda m, x: x.std(0),
+    "norm": lambda m, x: x.norm(),
+    "all": lambda m, x: x.all(),
+    "any(0)": lambda m, x: x.any(0),
+    "sum(dtype=float64)": lambda m, x: x.sum(dtype=m.float64),
+    "logical_not": lambda m, x: x.logical_not(),
+    "logical_and": lambda m, x: m.logical_and(x, x),
+    "isnan": lambda m, x: m.isnan(x),
+    "~x": lambda m, x: ~x,
+    "x & x": lambda m, x: x & x,
+    "softmax": lambda m, x: F(m).softmax(x, 0),
+    "max_pool2d": lambda m, x: F(m).max_pool2d(x.reshape(1, 1, 1, 3), (1, 2)),
+    "avg_pool2d": lambda m, x: F(m).avg_pool2d(x.reshape(1, 1, 1, 3), (1, 2)),
+    "conv2d": lambda m, x: F(m).conv2d(x.reshape(1, 1, 1, 3), m.ones(1, 1, 1, 2, dtype=x.dtype)),
+    "relu": lambda m, x: F(m).relu(x),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", list(REDUCTIONS))
+def test_reductions_logic_and_nn_ops_dtype(op, dtype):
+    assert_like_torch(lambda m: REDUCTIONS[op](m, vec(m, dtype, (1, 3, 0))), rtol=1e-3)

@@ -74,7 +74,9 @@ def bitwise_or(a, b):
 
 def bitwise_not(x):
     if x._data.dtype.kind == "f":
-        raise TypeError("bitwise_not is only supported for integer and boolean tensors")
+        # what ``~x`` (the common spelling) raises in PyTorch
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
     return x._new(~x._data)
 
 

@@ -215,6 +215,8 @@ def _name(t, case=str) -> str:
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """PyTorch's ``F.conv2d``: (N, C, H, W) or unbatched (C, H, W) input."""
     same_device(x, weight, bias)
+    if x._data.dtype.kind == "b":
+        raise NotImplementedError('"slow_conv2d_cpu" not implemented for \'Bool\'')
     stride, pads, dilation = conv2d_geometry(x.shape, weight.shape, stride, padding, dilation,
                                              groups)
     unbatched = x.ndim == 3

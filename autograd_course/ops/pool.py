@@ -133,6 +133,8 @@ class MaxPool2DGrad(FirstOrderOnly):
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
     """PyTorch's ``F.max_pool2d`` (without ``return_indices``)."""
+    if x._data.dtype.kind == "b":
+        raise not_implemented("max_pool2d", x)
     kernel, stride, _, dilation, out_hw, pads = pool_geometry(
         x, kernel_size, stride, padding, dilation, ceil_mode)
     return MaxPool2D.apply(x, kernel, stride, dilation, out_hw, pads)
@@ -187,7 +189,9 @@ class AvgPool2DGrad(FirstOrderOnly):
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
-    """PyTorch's ``F.avg_pool2d``."""
+    """PyTorch's ``F.avg_pool2d`` (integers: int64 only, as in PyTorch)."""
+    if x._data.dtype.kind == "b" or x._data.dtype.kind in "iu" and x._data.dtype.itemsize < 8:
+        raise not_implemented("avg_pool2d", x)
     kernel, stride, padding, _, out_hw, pads = pool_geometry(
         x, kernel_size, stride, padding, 1, ceil_mode)
     if divisor_override is not None:
