@@ -331,3 +331,37 @@ SOFTMAX = {
 @pytest.mark.parametrize("name", list(SOFTMAX))
 def test_softmax_edges(name):
     assert_like_torch(SOFTMAX[name])
+
+
+def _setitem_then_modify(m, mask):
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = m.tensor([7.0, 8.0], requires_grad=True)
+    y = x * 1
+    i = m.tensor([True, False, True]) if mask else m.tensor([0, 2])
+    y[i] = v
+    i[1 if mask else 0] = True if mask else 1
+    y.sum().backward()
+    return [x.grad, v.grad]
+
+
+def test_index_put_saves_its_index_tensors():
+    """IndexPut version-checks the index tensors it is given (``index_sources(key)``)."""
+    from autograd_course.ops.indexing import IndexPut, index_sources, key_data
+
+    x = ag.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    i = ag.tensor([0, 2])
+    y = IndexPut.apply(x, key_data(i, x._xp), ag.tensor(5.0), index_sources(i))
+    i[0] = 1
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="core: ops/inplace.py setitem must pass "
+    "index_sources(key) as IndexPut's 4th argument (and the bool message "
+    "'CPUBoolType'); remove this marker when it does",
+)
+@pytest.mark.parametrize("mask", [False, True], ids=["index", "mask"])
+def test_setitem_index_modified_after_the_write(mask):
+    assert_like_torch(lambda m: _setitem_then_modify(m, mask))
