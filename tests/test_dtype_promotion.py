@@ -118,6 +118,9 @@ def test_where_of_two_numbers(values):
 def test_integer_powers_with_negative_exponents():
     assert_like_torch(lambda m: m.tensor([3, 1, -1, 0, 2, -1]) ** m.tensor([-1, -1, -1, 1, -2, -2]))
     assert_like_torch(lambda m: m.tensor([3]) ** -1)
+    assert_like_torch(lambda m: 2 ** m.tensor([-1, 2]))
+    assert_like_torch(lambda m: (-1) ** m.tensor([-1, 2, -3]))
+    assert_like_torch(lambda m: 0 ** m.tensor([-1, 0]))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -253,7 +253,10 @@ class RPowScalar(Function):
             c = x._xp.asarray(base, dtype=dtype)
         except OverflowError:  # an int out of the dtype's range wraps around, as in PyTorch
             c = x._xp.asarray(np.int64(base)).astype(dtype)
-        out = x._new(c ** x._data)
+        if dtype.kind in "iu":  # negative integer exponents truncate, as PyTorch's do
+            out = x._new(_int_power(x._xp, c, x._data))
+        else:
+            out = x._new(c ** x._data)
         ctx.base = base
         ctx.log_base = float(np.log(base)) if base > 0 else (
             float("-inf") if base == 0 else float("nan"))
