@@ -40,14 +40,14 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha, ctx.shapes = alpha, (a._data.shape, b._data.shape)
+        ctx.alpha = alpha
         if alpha != 1:
             return a._new(_elementwise(np.add, a, b, alpha))
         return a._new(_elementwise(np.add, a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        a_shape, b_shape = ctx.shapes
+        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
         need_a, need_b = ctx.needs_input_grad[:2]
         alpha = ctx.alpha
         grad_b = None
@@ -64,14 +64,14 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha, ctx.shapes = alpha, (a._data.shape, b._data.shape)
+        ctx.alpha = alpha
         if alpha != 1:
             return a._new(_elementwise(np.subtract, a, b, alpha))
         return a._new(_elementwise(np.subtract, a, b))
 
     @staticmethod
     def backward(ctx, grad):
-        a_shape, b_shape = ctx.shapes
+        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
         need_a, need_b = ctx.needs_input_grad[:2]
         alpha = ctx.alpha
         grad_b = None
@@ -104,16 +104,14 @@ class Mul(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
-        ctx.shapes = a._data.shape, b._data.shape
         return a._new(_elementwise(np.multiply, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        a_shape, b_shape = ctx.shapes
-        return (sum_to(grad * b, a_shape) if need_a else None,
-                sum_to(grad * a, b_shape) if need_b else None)
+        return (sum_to(grad * b, ctx._input_meta[0][0]) if need_a else None,
+                sum_to(grad * a, ctx._input_meta[1][0]) if need_b else None)
 
 
 class Div(Function):
@@ -124,16 +122,14 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
-        ctx.shapes = a._data.shape, b._data.shape
         return a._new(_elementwise(np.true_divide, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        a_shape, b_shape = ctx.shapes
-        return (sum_to(grad / b, a_shape) if need_a else None,
-                sum_to(-grad * a / (b * b), b_shape) if need_b else None)
+        return (sum_to(grad / b, ctx._input_meta[0][0]) if need_a else None,
+                sum_to(-grad * a / (b * b), ctx._input_meta[1][0]) if need_b else None)
 
 
 class Reciprocal(Function):
