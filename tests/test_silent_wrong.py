@@ -41,6 +41,11 @@ INDEXING = {
     "mask and list": with_grad(lambda m, x: x[x > 0], M),
     "list of pairs": with_grad(lambda m, x: x[[0, 2], [1, 3]], M),
     "repeated index": with_grad(lambda m, x: x[[0, 0, 2]], [1.0, 2.0, 3.0]),
+    "int8 index tensor": lambda m: m.ones(3)[m.tensor([0], dtype=m.int8)],
+    "int16 index tensor": lambda m: m.ones(3)[m.tensor([0], dtype=m.int16)],
+    "int32 index tensor": with_grad(
+        lambda m, x: x[m.tensor([2, 2], dtype=m.int32)], [1.0, 2.0, 3.0]
+    ),
 }
 
 
@@ -83,6 +88,14 @@ VERSIONED_BOOL = {
         lambda m, x: (lambda c: (m.where(c, x, 0.0), c))(m.tensor([True, False, True])),
         lambda c: c.__setitem__(1, True),
     ),
+    "uint8 mask": _modified_after_forward(
+        lambda m, x: (lambda k: (x[k], k))(m.tensor([1, 0, 1], dtype=m.uint8)),
+        lambda k: k.__setitem__(0, 0),
+    ),
+    "int32 index": _modified_after_forward(
+        lambda m, x: (lambda i: (x[i], i))(m.tensor([1, 0, 1], dtype=m.int32)),
+        lambda i: i.__setitem__(0, 0),
+    ),
 }
 
 
@@ -105,8 +118,8 @@ def test_saved_masks_are_version_checked(name):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="core: the version-counter message must name a bool "
-    "tensor 'CPUBoolType' as PyTorch does (autograd/function.py, "
+    reason="core: the version-counter message must name tensors as PyTorch does: "
+    "CPUBoolType, torch.ByteTensor, torch.IntTensor (autograd/function.py, "
     "_SavedTensor._modified_message); remove this marker when it does",
 )
 @pytest.mark.parametrize("name", list(VERSIONED_BOOL))

@@ -193,7 +193,7 @@ def _convert(part, xp):
         array = xp.asarray(part)
     else:
         raise _index_error(part)
-    if array.dtype.kind not in "biu":
+    if array.dtype.kind not in "biu" or array.dtype in (xp.int8, xp.int16):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if array.dtype == xp.uint8:
         warnings.warn(_UINT8_INDEX, UserWarning, stacklevel=4)
