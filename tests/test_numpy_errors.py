@@ -105,6 +105,16 @@ ERRORS = {
     "cross_entropy 2-d target of other shape": lambda m: F(m).cross_entropy(
         m.ones(2, 3), m.ones(2, 4)
     ),
+    # index tensors that do not broadcast together
+    "list and empty list": lambda m: m.ones(2, 1)[[1, 1], []],
+    "2-d index and list": lambda m: m.ones(2, 3)[m.tensor([[0, 1], [1, 1]]), [0, 0, 0]],
+    "index and mask": lambda m: m.ones(2, 2, 2)[
+        m.tensor([[1, 0], [1, 1]]), m.tensor([False, False])
+    ],
+    "three shapes": lambda m: m.ones(1, 3, 3)[
+        m.tensor([[0, 0]]), m.tensor([False, False, True]), [1, 0, 0]
+    ],
+    "int8 index": lambda m: m.ones(3)[m.tensor([0], dtype=m.int8)],
     # found by the side-by-side probe
     "isclose of float and long": lambda m: m.isclose(m.tensor([1.0, 2.0]), m.tensor([1, 3])),
     "allclose of float32 and float64": lambda m: m.allclose(m.ones(2), m.ones(2, dtype=m.float64)),

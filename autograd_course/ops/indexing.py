@@ -16,6 +16,8 @@ from __future__ import annotations
 import numbers
 import warnings
 
+import numpy as np
+
 from ..autograd.function import Function
 from ._util import is_tensor, view_of
 
@@ -279,11 +281,31 @@ def getitem(x, key):
             rest.append(part)
             dim += _consumed(part)
     if advanced:
+        _check_broadcast(rest)
         sources = index_sources(key)
         if sources:
             return Index.apply(out, tuple(rest), sources)
         return Index.apply(out, tuple(rest))
     return Alias.apply(out) if out is x else out
+
+
+def _check_broadcast(parts) -> None:
+    """PyTorch's error when the index tensors (a mask counts as its nonzero() indices, one
+    per dim) do not broadcast together."""
+    shapes = []
+    for part in parts:
+        if isinstance(part, slice):
+            continue
+        if part.dtype.kind == "b":
+            shapes += [(int(part.sum()),)] * part.ndim
+        else:
+            shapes.append(tuple(part.shape))
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        listed = ", ".join(str(list(shape)) for shape in shapes)
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {listed}") from None
 
 
 def _select(x, dim: int, index: int, position: int):
