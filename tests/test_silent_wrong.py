@@ -105,6 +105,7 @@ def test_saved_index_tensors_are_version_checked(name):
     assert seen[0] == "error" and "modified by an inplace operation" in seen[2]
 
 
+@pytest.mark.filterwarnings("ignore:indexing with dtype torch.uint8:UserWarning")
 @pytest.mark.parametrize("name", list(VERSIONED_BOOL))
 def test_saved_masks_are_version_checked(name):
     """The error is raised (no silently wrong gradient) ..."""
