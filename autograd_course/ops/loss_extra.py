@@ -149,13 +149,16 @@ def _size_warning(x, y) -> None:
             "Please ensure they have the same size.", UserWarning, stacklevel=3)
 
 
-def _pair(x, y):
-    """Input and target on one device and of one dtype (an integer target becomes the
-    input's float dtype, as PyTorch promotes it)."""
+def _pair(x, y, keep_input_dtype: bool = False):
+    """Input and target on one device and of one dtype: PyTorch's promotion (an integer
+    target takes the input's float dtype), or, for ``huber_loss``, the input's dtype always
+    (PyTorch computes Huber in the input's dtype: float32 input, float64 target -> float32)."""
     same_device(x, y)
     _size_warning(x, y)
     if x.shape != y.shape:
         x, y = x.expand(*_broadcast(x, y)), y.expand(*_broadcast(x, y))
+    if keep_input_dtype and y._data.dtype != x._data.dtype:
+        y = y.to(x.dtype)
     return binary_operands(x, y)
 
 
@@ -168,7 +171,7 @@ def huber_loss(x, y, reduction: str = "mean", delta: float = 1.0, weight=None):
     _check_reduction(reduction)
     if weight is not None:
         raise NotImplementedError("huber_loss: weight= is not implemented in autograd_course")
-    x, y = _pair(x, y)
+    x, y = _pair(x, y, keep_input_dtype=True)
     return HuberLoss.apply(x, y, reduction, delta)
 
 

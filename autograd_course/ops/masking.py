@@ -13,6 +13,16 @@ from .combine import where as choose
 from .inplace import apply_inplace, check_inplace, setitem
 
 
+def _fill(x, mask, value, ctx):
+    """where(mask, value, x) on arrays, broadcast to the shape of both (``mask`` is an array:
+    it takes no gradient, so it gets no edge in the graph)."""
+    xp = x._xp
+    shape = broadcast_shape(x.shape, mask.shape)
+    ctx.x_shape, ctx.mask = x.shape, mask
+    out = xp.where(mask, xp.asarray(value, dtype=x._data.dtype), x._data)
+    return x._new(xp.ascontiguousarray(xp.broadcast_to(out, shape)))
+
+
 class MaskedFill(Function):
     """out = where(mask, value, x) for a number value;  dx = where(mask, 0, dout)."""
 
@@ -20,16 +30,11 @@ class MaskedFill(Function):
 
     @staticmethod
     def forward(ctx, x, mask, value):
-        xp = x._xp
-        shape = broadcast_shape(x.shape, mask.shape)
-        ctx.x_shape = x.shape
-        ctx.save_for_backward(mask)
-        out = xp.where(mask._data, xp.asarray(value, dtype=x._data.dtype), x._data)
-        return x._new(xp.ascontiguousarray(xp.broadcast_to(out, shape)))
+        return _fill(x, mask, value, ctx)
 
     @staticmethod
     def backward(ctx, grad):
-        (mask,) = ctx.saved_tensors
+        mask = grad._new(ctx.mask)
         return sum_to(grad.masked_fill(mask, 0.0), ctx.x_shape), None, None
 
 
@@ -41,16 +46,11 @@ class MaskedFillTensor(Function):
 
     @staticmethod
     def forward(ctx, x, mask, value):
-        xp = x._xp
-        shape = broadcast_shape(x.shape, mask.shape)
-        ctx.x_shape = x.shape
-        ctx.save_for_backward(mask)
-        out = xp.where(mask._data, value._data.astype(x._data.dtype), x._data)
-        return x._new(xp.ascontiguousarray(xp.broadcast_to(out, shape)))
+        return _fill(x, mask, value._data, ctx)
 
     @staticmethod
     def backward(ctx, grad):
-        (mask,) = ctx.saved_tensors
+        mask = grad._new(ctx.mask)
         need_x, _, need_value = ctx.needs_input_grad
         grad_x = sum_to(grad.masked_fill(mask, 0.0), ctx.x_shape) if need_x else None
         grad_value = None
@@ -71,8 +71,8 @@ def masked_fill(x, mask, value):
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s).")
-        return MaskedFillTensor.apply(x, mask, value)
-    return MaskedFill.apply(x, mask, value)
+        return MaskedFillTensor.apply(x, mask._data, value)
+    return MaskedFill.apply(x, mask._data, value)
 
 
 def masked_fill_(x, mask, value):

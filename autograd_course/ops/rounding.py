@@ -99,7 +99,7 @@ class RemainderScalar(Function):
 
     @staticmethod
     def forward(ctx, x, c):
-        return x._new(x._xp.remainder(x._data, c._data))
+        return x._new(x._xp.remainder(x._data, c))  # c: an array, so no graph edge
 
     @staticmethod
     def backward(ctx, grad):
@@ -119,7 +119,7 @@ def remainder(a, b):
         return NotDifferentiable.apply(a, b, "remainder")
     if not is_tensor(b):
         a, c = binary_operands(a, b)
-        return RemainderScalar.apply(a, c)
+        return RemainderScalar.apply(a, c._data)
     a, b = binary_operands(a, b)
     return Remainder.apply(a, b)
 
