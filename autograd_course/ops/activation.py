@@ -12,6 +12,7 @@ import math
 
 from .. import _backend
 from ..autograd.function import Function
+from .inplace import _snapshot as snapshot
 from .inplace import apply_inplace, check_inplace
 from .nn_ops import log_softmax as _log_softmax
 from .nn_ops import softmax as _softmax
@@ -61,6 +62,27 @@ class LeakyReluBackward(Function):
                 gg * 0.0 if need_x else None, None)
 
 
+class LeakyReluInplace(Function):
+    """``leaky_relu(x, inplace=True)``: x is overwritten, so the output is saved instead
+    (it has x's sign when slope > 0);  dx = dy · (1 if y > 0 else slope), as tensor ops."""
+
+    node_name = "LeakyReluBackward1"
+
+    @staticmethod
+    def forward(ctx, x, slope):
+        ctx.slope = slope
+        data = x._data
+        out = x._new(x._xp.where(data > 0, data, data * data.dtype.type(slope)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        slope = ctx.slope
+        return grad * ((y > 0).to(y.dtype) * (1.0 - slope) + slope), None
+
+
 # --- elu: f(x) = x (x > 0), α(eˣ - 1) (x ≤ 0);  f'(x) = 1 or αeˣ;  f''(x) = 0 or αeˣ --------
 def _elu_curve(x, alpha):
     """αeˣ where x ≤ 0 and 0 elsewhere, as tensor ops (f'' of elu, and f' - 1 on x ≤ 0)."""
@@ -106,6 +128,27 @@ class EluBackward(Function):
         need_grad, need_x = ctx.needs_input_grad[:2]
         return (EluBackward.apply(gg, x, ctx.alpha) if need_grad else None,
                 gg * grad * _elu_curve(x, ctx.alpha) if need_x else None, None)
+
+
+class EluInplace(Function):
+    """``elu(x, inplace=True)``: the output y is saved (x is overwritten); for x ≤ 0,
+    f'(x) = αeˣ = y + α, so dx = dy · (1 if y > 0 else y + α), as tensor ops."""
+
+    node_name = "EluBackward1"
+
+    @staticmethod
+    def forward(ctx, x, alpha):
+        ctx.alpha = alpha
+        xp, data = x._xp, x._data
+        negative = xp.expm1(xp.minimum(data, 0)) * data.dtype.type(alpha)
+        out = x._new(xp.where(data > 0, data, negative))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (y + ctx.alpha).masked_fill(y > 0, 1.0), None
 
 
 # --- gelu: f(x) = x Φ(x), Φ the standard normal CDF (or its tanh approximation) -------------
@@ -231,13 +274,22 @@ def _result(x, out, inplace: bool):
 
 def leaky_relu(x, negative_slope: float = 0.01, inplace: bool = False):
     """x for x > 0, ``negative_slope``·x otherwise: a ReLU whose negative side still learns."""
-    return _result(x, LeakyRelu.apply(x, negative_slope), inplace)
+    if inplace:
+        if negative_slope < 0:
+            raise RuntimeError(
+                "In-place leakyReLu backward calculation is triggered with a negative slope "
+                "which is not supported. This is caused by calling in-place forward function "
+                "with a negative slope, please call out-of-place version instead.")
+        return _result(x, LeakyReluInplace.apply(x, negative_slope), inplace)
+    return LeakyRelu.apply(x, negative_slope)
 
 
 def elu(x, alpha: float = 1.0, inplace: bool = False):
     """x for x > 0, α(eˣ - 1) otherwise: smooth at 0 when α = 1, and tends to -α."""
     _check_float(x, "elu")
-    return _result(x, Elu.apply(x, alpha), inplace)
+    if inplace:
+        return _result(x, EluInplace.apply(x, alpha), inplace)
+    return Elu.apply(x, alpha)
 
 
 def gelu(x, approximate: str = "none"):
@@ -251,4 +303,6 @@ def gelu(x, approximate: str = "none"):
 def silu(x, inplace: bool = False):
     """x σ(x), also called swish."""
     _check_float(x, "silu")
-    return _result(x, Silu.apply(x), inplace)
+    if inplace:  # Silu saves its input: give it a copy, since x is about to be overwritten
+        return _result(x, Silu.apply(snapshot(x)), inplace)
+    return Silu.apply(x)
