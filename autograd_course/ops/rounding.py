@@ -25,6 +25,15 @@ def _floor_div(xp, a, b):
     return xp.floor_divide(a, b)
 
 
+def _remainder(xp, a, b):
+    """a - b·floor(a / b), with the sign of b. For floats PyTorch's way, from C's fmod (so
+    -7.5 % 1.5 is -0.0, where NumPy's remainder says 0.0)."""
+    if a.dtype.kind in "iub":
+        return xp.remainder(a, b)
+    mod = xp.fmod(a, b)
+    return xp.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
+
+
 def _trunc_div(xp, a, b):
     """a / b rounded towards zero; integers stay integers."""
     if a.dtype.kind in "iub":
@@ -43,7 +52,7 @@ class NotDifferentiable(Function):
     @staticmethod
     def forward(ctx, a, b, op):
         ctx.op = op
-        fn = {"floor_divide": _floor_div, "remainder": lambda xp, x, y: xp.remainder(x, y)}[op]
+        fn = {"floor_divide": _floor_div, "remainder": _remainder}[op]
         return a._new(_arrays(lambda x, y: fn(a._xp, x, y), a, b))
 
     @staticmethod
@@ -80,7 +89,7 @@ class Remainder(Function):
     def forward(ctx, a, b):
         ctx.a_shape, ctx.b_shape = a.shape, b.shape
         ctx.save_for_backward(a, b)
-        return a._new(_arrays(a._xp.remainder, a, b))
+        return a._new(_arrays(lambda x, y: _remainder(a._xp, x, y), a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -99,7 +108,7 @@ class RemainderScalar(Function):
 
     @staticmethod
     def forward(ctx, x, c):
-        return x._new(x._xp.remainder(x._data, c))  # c: an array, so no graph edge
+        return x._new(_remainder(x._xp, x._data, c))  # c: an array, so no graph edge
 
     @staticmethod
     def backward(ctx, grad):
