@@ -5,7 +5,7 @@
 PyTorch prints (including the ``torch.`` in ``torch.float32``), so outputs can be compared.
 """
 
-from . import accelerator, autograd, cuda, datasets, models, nn, ops, optim, utils, viz
+from . import accelerator, autograd, backends, cuda, datasets, models, nn, ops, optim, utils, viz
 from ._backend import device, get_default_device, set_default_device
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (
@@ -136,6 +136,7 @@ from .ops import (
 )
 from .ops.activation import log_softmax, softmax
 from .ops.masking import where
+from .ops.out_arg import with_out
 from .ops.rounding import div
 from .random import initial_seed, seed
 from .serialization import load, save
@@ -152,6 +153,10 @@ def numel(x: Tensor) -> int:
     return x.numel()
 
 
+# the everyday functions that also take PyTorch's out= keyword
+add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp, log, sqrt, abs, pow = (
+    with_out(f) for f in (add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp,
+                          log, sqrt, abs, pow))
 divide = true_divide = div
 
 

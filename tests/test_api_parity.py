@@ -340,3 +340,48 @@ def test_out_of_scope_names_say_what_to_use(name):
         getattr(ag, name)
     with pytest.raises(AttributeError, match="has no attribute 'not_a_name'"):
         ag.not_a_name  # noqa: B018
+
+
+# --- out=, backends, torchvision stand-in, downloaded data sets -------------------------------
+@pytest.mark.parametrize("expr", [
+    "m.matmul(a, a.T, out=o)", "m.mul(a, a, out=o)", "m.add(a, 1.5, out=o)",
+    "m.sub(a, a * 2, out=o)", "m.div(a, 2, out=o)", "m.exp(a, out=o)",
+    "m.cat([a, a], dim=0, out=o)", "m.mm(a, a, out=o)",
+])
+def test_out_keyword_writes_into_the_given_tensor(expr):
+    def run(m):
+        a = m.tensor([[1.0, 2.0], [3.0, 4.0]])
+        o = m.zeros(2, 2)
+        result = eval(expr, {"m": m, "a": a, "o": o})  # noqa: S307
+        return result is o, o
+
+    (same_o, o_o), (same_t, o_t) = both(run)
+    assert same_o is same_t is True
+    assert_same(o_o, o_t, rtol=1e-6)  # float32 exp: last-bit differences
+
+
+def test_out_keyword_refuses_arguments_that_require_grad():
+    ours, theirs = both(lambda m: error_of(
+        lambda: m.mul(m.ones(2, requires_grad=True), 2.0, out=m.zeros(2))))
+    assert ours == theirs
+
+
+def test_backends_answer_like_a_machine_without_mps():
+    assert ag.backends.mps.is_available() is False
+    assert ag.backends.mps.is_available() == torch.backends.mps.is_available()
+
+
+def test_torchvision_stand_in_names_the_replacement():
+    from autograd_course import vision
+
+    with pytest.raises(NotImplementedError, match=r"load_digits\(\)"):
+        vision.datasets.FashionMNIST
+    with pytest.raises(NotImplementedError, match="ToTensor.*not needed"):
+        vision.transforms.ToTensor
+    with pytest.raises(NotImplementedError, match="weights=None"):
+        vision.models.ResNet18_Weights.DEFAULT
+    assert vision.models.resnet18 is ag.models.resnet18
+    with pytest.raises(AttributeError, match=r"FashionMNIST.*load_digits\(\)"):
+        ag.datasets.FashionMNIST
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        ag.datasets.nothing

@@ -4,7 +4,8 @@
     python run_as.py ag script.py       # `import torch` gives autograd_course
 
 The mapping is what a learner would do by hand: ``sys.modules['torch']`` and the submodules a
-script imports point at ours, then the script runs as ``__main__``.
+script imports point at ours (and ``torchvision`` at ``autograd_course.vision``, which names
+the course's replacement for each piece), then the script runs as ``__main__``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ def map_torch_to_autograd_course() -> None:
     sys.modules["torch"] = autograd_course
     for name in SUBMODULES:
         sys.modules[f"torch.{name}"] = importlib.import_module(f"autograd_course.{name}")
+    vision = importlib.import_module("autograd_course.vision")  # says what to use instead
+    sys.modules["torchvision"] = vision
+    for name in ("datasets", "transforms", "models"):
+        sys.modules[f"torchvision.{name}"] = getattr(vision, name)
 
 
 def main() -> None:
