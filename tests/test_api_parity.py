@@ -30,6 +30,10 @@ def test_format_of_int_bool_and_nd_tensors():
                                    f"{m.ones(2, requires_grad=True)}", f"{m.zeros(2, 2)}"))
     assert ours == theirs
     assert error_of(lambda: f"{ag.ones(2):.2f}") == error_of(lambda: f"{torch.ones(2):.2f}")
+    ours, theirs = both(
+        lambda m: (f"{m.nn.Parameter(m.tensor(1.5))}",
+                   error_of(lambda: f"{m.nn.Parameter(m.tensor(1.5)):.2f}")))
+    assert ours == theirs
 
 
 # --- NumPy operands --------------------------------------------------------------------------
