@@ -59,7 +59,10 @@ class _Weights:
 
 datasets = _Refusing("torchvision.datasets", _DATASETS_HINT)
 transforms = _Refusing("torchvision.transforms", _TRANSFORMS_HINT)
-models = types.ModuleType("torchvision.models")
+models = _Refusing(
+    "torchvision.models",
+    "autograd_course.models has resnet18 and resnet34 (random initialisation, no downloads); "
+    "build other architectures from autograd_course.nn layers.")
 models.resnet18 = _models.resnet18
 models.resnet34 = _models.resnet34
 models.ResNet = _models.ResNet

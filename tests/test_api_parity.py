@@ -385,6 +385,8 @@ def test_torchvision_stand_in_names_the_replacement():
     with pytest.raises(NotImplementedError, match="weights=None"):
         vision.models.ResNet18_Weights.DEFAULT
     assert vision.models.resnet18 is ag.models.resnet18
+    with pytest.raises(NotImplementedError, match="resnet18 and resnet34"):
+        vision.models.vgg16
     with pytest.raises(AttributeError, match=r"FashionMNIST.*load_digits\(\)"):
         ag.datasets.FashionMNIST
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
