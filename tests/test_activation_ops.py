@@ -255,3 +255,20 @@ def test_masked_fill_errors_and_in_place():
         leaf = m.zeros(3, requires_grad=True)
         with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
             leaf.masked_fill_(m.tensor([True, False, True]), 1.0)
+
+
+@pytest.mark.parametrize("expr", [
+    "F.gelu(i)", "F.elu(i)", "F.silu(i)", "F.leaky_relu(i)",
+    "F.gelu(m.ones(2), approximate='x')", "F.huber_loss(m.ones(2), m.ones(2), reduction='x')",
+    "F.smooth_l1_loss(m.ones(2), m.ones(2), beta=-1.)", "m.div(m.ones(2), 2, rounding_mode='x')",
+    "m.tensor([3]) // 0", "m.tensor([3]) % 0", "m.tensor([3, 4]) % m.tensor([1, 0])",
+])
+def test_errors_match_torch(expr):
+    from ops_helpers import error_of
+
+    def run(m):
+        env = {"m": m, "F": m.nn.functional, "i": m.tensor([1, -2])}
+        return error_of(lambda: eval(expr, env))  # noqa: S307
+
+    ours, theirs = run(ag), run(torch)
+    assert ours == theirs and ours is not None

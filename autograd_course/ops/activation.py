@@ -274,6 +274,7 @@ def _result(x, out, inplace: bool):
 
 def leaky_relu(x, negative_slope: float = 0.01, inplace: bool = False):
     """x for x > 0, ``negative_slope``·x otherwise: a ReLU whose negative side still learns."""
+    _check_float(x, "leaky_relu_cpu")
     if inplace:
         if negative_slope < 0:
             raise RuntimeError(
@@ -286,7 +287,7 @@ def leaky_relu(x, negative_slope: float = 0.01, inplace: bool = False):
 
 def elu(x, alpha: float = 1.0, inplace: bool = False):
     """x for x > 0, α(eˣ - 1) otherwise: smooth at 0 when α = 1, and tends to -α."""
-    _check_float(x, "elu")
+    _check_float(x, "elu_cpu")
     if inplace:
         return _result(x, EluInplace.apply(x, alpha), inplace)
     return Elu.apply(x, alpha)
@@ -295,14 +296,14 @@ def elu(x, alpha: float = 1.0, inplace: bool = False):
 def gelu(x, approximate: str = "none"):
     """x Φ(x): each input weighted by how likely a standard normal is below it (BERT, GPT)."""
     if approximate not in ("none", "tanh"):
-        raise RuntimeError(f"approximate argument must be either none or tanh. Got {approximate}")
+        raise RuntimeError("approximate argument must be either none or tanh.")
     _check_float(x, "GeluKernelImpl")
     return Gelu.apply(x, approximate)
 
 
 def silu(x, inplace: bool = False):
     """x σ(x), also called swish."""
-    _check_float(x, "silu")
+    _check_float(x, "silu_cpu")
     if inplace:  # Silu saves its input: give it a copy, since x is about to be overwritten
         return _result(x, Silu.apply(snapshot(x)), inplace)
     return Silu.apply(x)

@@ -13,6 +13,8 @@ from ._util import binary_operands, broadcast_error, is_tensor, sum_to
 
 
 def _arrays(fn, a, b):
+    if a._data.dtype.kind in "iub" and not b._xp.all(b._data):  # integers: no inf to give
+        raise RuntimeError("ZeroDivisionError")
     try:
         return fn(a._data, b._data)
     except ValueError:
@@ -108,6 +110,8 @@ class RemainderScalar(Function):
 
     @staticmethod
     def forward(ctx, x, c):
+        if x._data.dtype.kind in "iub" and not c:
+            raise RuntimeError("ZeroDivisionError")
         return x._new(_remainder(x._xp, x._data, c))  # c: an array, so no graph edge
 
     @staticmethod
