@@ -102,13 +102,6 @@ class TensorMath(TensorIdioms):
             self, other = _numpy_operands(self, other)
         return ops.pow(other, self)
 
-    def __format__(self, spec: str) -> str:
-        """``f"{loss:.4f}"``: a 0-d tensor formats as its number; others as their repr (and
-        refuse a format spec), as in PyTorch; so does a subclass such as ``Parameter``."""
-        if self._data.ndim == 0 and TensorMath in type(self).__bases__:  # Tensor, not a subclass
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
-
     def __matmul__(self, other):
         if not ops.is_tensor(other):  # x @ 2 is a TypeError, as for PyTorch
             return NotImplemented
