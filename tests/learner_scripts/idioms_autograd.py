@@ -5,7 +5,7 @@ import torch
 
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() \
     else "cpu"
-print(f"Using {device} device")
+print(f"Using {device} device", torch.backends.mps.is_available())
 torch.set_default_device(device)
 print(torch.get_default_device(), torch.zeros(2).device, torch.device(device))
 torch.set_default_device("cpu")

@@ -60,3 +60,12 @@ for dt in (torch.float16, torch.float32, torch.float64, torch.int8, torch.uint8,
            torch.bool):
     print(dt, dt.is_signed, dt.is_floating_point, dt.is_complex, dt.itemsize)
 print(torch.is_floating_point(x), torch.is_tensor(x), torch.numel(x))
+
+# out= and in-place rounding division
+product = torch.empty(3, 3)
+torch.matmul(m, m.T, out=product)
+torch.mul(m, 0.5, out=m)
+steps //= 4
+halves = torch.tensor([5.5, -5.5])
+halves %= 2
+print(product, m, steps, halves)
