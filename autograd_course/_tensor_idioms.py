@@ -92,8 +92,13 @@ class TensorIdioms:
         return steps if dim is None else steps[dim]
 
     def is_contiguous(self, memory_format=None):
-        """True when the elements lie in memory row by row, without gaps (C order)."""
-        return self.stride() == _contiguous_strides(self._data.shape) or self._data.size <= 1
+        """True when the elements lie in memory row by row, without gaps (C order); the step
+        along a dimension of size 1 does not matter, since it is never taken."""
+        if self._data.size <= 1:
+            return True
+        shape = self._data.shape
+        return all(s == c for s, c, n in zip(self.stride(), _contiguous_strides(shape), shape)
+                   if n != 1)
 
     def contiguous(self, memory_format=None):
         """``self`` when already contiguous, else a row-major copy (``CloneBackward0``)."""

@@ -91,7 +91,7 @@ def test_narrow_out_of_range_error():
 @pytest.mark.parametrize("expr", [
     "x", "x.t()", "x[:, 1:]", "x[::2]", "x.unsqueeze(1)", "x.permute(1, 0)",
     "x.t().contiguous()", "x[0]", "x.expand(2, 3, 4)", "x.reshape(4, 3)", "x.transpose(0, 1)[1]",
-    "m.zeros(0, 3)", "m.tensor(5.0)",
+    "m.zeros(0, 3)", "m.tensor(5.0)", "x[:, :1]", "x[1:2]", "x[:, 2]", "x.t()[:1]",
 ])
 def test_stride_and_contiguity(expr):
     def run(m):
