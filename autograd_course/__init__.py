@@ -5,8 +5,8 @@
 PyTorch prints (including the ``torch.`` in ``torch.float32``), so outputs can be compared.
 """
 
-from . import autograd, cuda, datasets, models, nn, ops, optim, utils, viz
-from ._backend import device
+from . import accelerator, autograd, backends, cuda, datasets, models, nn, ops, optim, utils, viz
+from ._backend import device, get_default_device, set_default_device
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (
     arange,
@@ -60,6 +60,7 @@ from .ops import (
     any,
     argmax,
     argmin,
+    argwhere,
     binary_cross_entropy_with_logits,
     cat,
     clamp,
@@ -68,26 +69,30 @@ from .ops import (
     concat,
     concatenate,
     cos,
-    div,
-    divide,
     dot,
+    elu,
     eq,
     equal,
     exp,
     flatten,
+    floor_divide,
     ge,
+    gelu,
     gt,
+    index_put_,
     isclose,
     isfinite,
     isinf,
     isnan,
     le,
+    leaky_relu,
     log,
     logical_and,
     logical_not,
     logical_or,
     logical_xor,
     lt,
+    masked_fill,
     matmul,
     max,
     maximum,
@@ -101,16 +106,19 @@ from .ops import (
     ne,
     neg,
     negative,
+    nonzero,
     norm,
     permute,
     pow,
     reciprocal,
     relu,
+    remainder,
     reshape,
     rsub,
     select,
     sigmoid,
     sign,
+    silu,
     sin,
     sqrt,
     squeeze,
@@ -122,11 +130,14 @@ from .ops import (
     t,
     tanh,
     transpose,
-    true_divide,
     unsqueeze,
     var,
-    where,
+    xlogy,
 )
+from .ops.activation import log_softmax, softmax
+from .ops.masking import where
+from .ops.out_arg import with_out
+from .ops.rounding import div
 from .random import initial_seed, seed
 from .serialization import load, save
 from .tensor import Size, Tensor
@@ -140,3 +151,32 @@ def is_tensor(obj) -> bool:
 
 def numel(x: Tensor) -> int:
     return x.numel()
+
+
+# the everyday functions that also take PyTorch's out= keyword
+add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp, log, sqrt, abs, pow = (
+    with_out(f) for f in (add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp,
+                          log, sqrt, abs, pow))
+divide = true_divide = div
+
+
+def is_floating_point(x: Tensor) -> bool:
+    return x.is_floating_point()
+
+
+_OUT_OF_SCOPE = {
+    "compile": "autograd_course has no compiler: call the model directly (model(x)).",
+    "jit": "autograd_course has no TorchScript (torch.jit): use the Python model as it is.",
+    "hub": "autograd_course downloads nothing (torch.hub): build the model from "
+           "autograd_course.nn or autograd_course.models.",
+    "onnx": "autograd_course cannot export ONNX (torch.onnx); save weights with "
+            "autograd_course.save(model.state_dict(), path).",
+    "distributed": "autograd_course runs in one process: torch.distributed is not available.",
+}
+
+
+def __getattr__(name: str):
+    """Names of PyTorch that are out of this course's scope: say what to use instead."""
+    if name in _OUT_OF_SCOPE:
+        raise AttributeError(f"autograd_course has no '{name}': {_OUT_OF_SCOPE[name]}")
+    raise AttributeError(f"module 'autograd_course' has no attribute '{name}'")

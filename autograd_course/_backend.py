@@ -9,6 +9,7 @@ never before, so learners without a GPU never need it installed.
 from __future__ import annotations
 
 import importlib
+import math
 
 import numpy as np
 
@@ -51,6 +52,24 @@ class device:  # noqa: N801  (PyTorch spells it in lower case)
 
 CPU = device("cpu")
 _cupy = None  # the CuPy module once loaded (tests may put a fake one here)
+_default = CPU  # where factories put tensors when no device= is given
+
+
+def set_default_device(spec) -> None:
+    """Make factories (``zeros``, ``randn``, ``tensor``..., and so layers' parameters) create
+    tensors on ``spec`` when they are given no ``device=``; ``None`` means the CPU again."""
+    global _default
+    _default = as_device(spec)
+
+
+def get_default_device() -> device:
+    """The device factories use when given no ``device=`` (the CPU unless changed)."""
+    return _default
+
+
+def factory_device(spec) -> device:
+    """``spec`` as a device, or the default device when it is None (what factories call)."""
+    return _default if spec is None else as_device(spec)
 
 
 def as_device(spec) -> device:
@@ -106,6 +125,21 @@ def cuda_available() -> bool:
         return cupy().cuda.runtime.getDeviceCount() > 0
     except Exception:  # no CuPy, no driver, or no device: all mean "no GPU here"
         return False
+
+
+def erf(xp, array):
+    """The error function erf(z) = 2/√π ∫₀ᶻ e^(-t²) dt, element-wise (for GELU).
+
+    NumPy has none, so on the CPU each element goes through ``math.erf`` (exact to the last
+    bit of a double); on a GPU, CuPy's ``cupyx.scipy.special.erf``.
+    """
+    if xp is not np:
+        try:
+            return importlib.import_module("cupyx.scipy.special").erf(array)
+        except ImportError:  # a CuPy without cupyx: compute on the host and copy back
+            return xp.asarray(erf(np, to_numpy(array)))
+    exact = np.frompyfunc(math.erf, 1, 1)
+    return np.asarray(exact(array.astype(np.float64)), dtype=np.float64).astype(array.dtype)
 
 
 def to_device(array, dev: device):

@@ -7,33 +7,100 @@ the autograd state of a tensor.
 
 from __future__ import annotations
 
-from . import ops
+import numpy as np
+
+from . import _backend, dtypes, ops
+from ._tensor_idioms import TensorIdioms
+from .ops import rounding
+
+_NUMPY_VALUES = (np.ndarray, np.generic)
 
 
-class TensorMath:
+def _numpy_operands(x, other):
+    """``x`` and a NumPy value, as PyTorch takes them. A NumPy scalar (``np.float64(2)``,
+    ``np.bool_(True)``) is the Python number it holds. An array: PyTorch hands the expression
+    to NumPy, so NumPy's promotion decides the dtype (float32 with an int64 array gives
+    float64), and a tensor that requires grad is refused (NumPy would drop its graph)."""
+    if isinstance(other, np.generic):
+        return x, other.item()
+    if x._requires_grad:
+        raise RuntimeError(
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+            "instead.")
+    target = np.result_type(x._data.dtype, other.dtype)
+    dtypes.from_numpy(target)  # PyTorch's error for a dtype it does not have
+    array = x._new(_backend.to_device(np.asarray(other, dtype=target), x._device))
+    return (x if x._data.dtype == target else x.to(dtypes.from_numpy(target))), array
+
+
+class TensorMath(TensorIdioms):
     __slots__ = ()
 
     # --- operators --------------------------------------------------------------------------
-    # The most used operators ARE the op functions (``x + y`` calls ``ops.add(x, y)`` directly):
-    # one Python call fewer on the path every expression takes.
-    __add__ = ops.add
-    __radd__ = ops.add  # PyTorch keeps the tensor first: 2 + x records x + 2
-    __sub__ = ops.sub
-    __rsub__ = ops.rsub  # 2 - x: PyTorch's RsubBackward1
-    __mul__ = ops.mul
-    __rmul__ = ops.mul  # PyTorch keeps the tensor first: 3 * x records x * 3
+    # Each checks first for a NumPy operand (one isinstance), then calls the op.
+    def __add__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return ops.add(self, other)
+
+    __radd__ = __add__  # PyTorch keeps the tensor first: 2 + x records x + 2
+
+    def __sub__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return ops.sub(self, other)
+
+    def __rsub__(self, other):  # 2 - x: PyTorch's RsubBackward1
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return ops.rsub(self, other)
+
+    def __mul__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return ops.mul(self, other)
+
+    __rmul__ = __mul__  # PyTorch keeps the tensor first: 3 * x records x * 3
 
     def __truediv__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
         return ops.div(self, other)
 
     def __rtruediv__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
         return ops.div(other, self)
 
-    def __pow__(self, exponent):
-        return ops.pow(self, exponent)
+    def __floordiv__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return rounding.floor_divide(self, other)
 
-    def __rpow__(self, base):
-        return ops.pow(base, self)
+    def __rfloordiv__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return rounding.floor_divide(other, self)
+
+    def __mod__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return rounding.remainder(self, other)
+
+    def __rmod__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return rounding.remainder(other, self)
+
+    def __pow__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return ops.pow(self, other)
+
+    def __rpow__(self, other):
+        if isinstance(other, _NUMPY_VALUES):
+            self, other = _numpy_operands(self, other)
+        return ops.pow(other, self)
 
     def __matmul__(self, other):
         if not ops.is_tensor(other):  # x @ 2 is a TypeError, as for PyTorch
@@ -65,6 +132,12 @@ class TensorMath:
 
     def __itruediv__(self, other):
         return ops.div_(self, other)
+
+    def __ifloordiv__(self, other):
+        return self.floor_divide_(other)
+
+    def __imod__(self, other):
+        return self.remainder_(other)
 
     def __eq__(self, other):
         return False if other is None else ops.eq(self, other)
@@ -109,8 +182,10 @@ class TensorMath:
     def mul(self, other):
         return ops.mul(self, other)
 
-    def div(self, other):
-        return ops.div(self, other)
+    def div(self, other, *, rounding_mode=None):
+        return rounding.div(self, other, rounding_mode=rounding_mode)
+
+    divide = true_divide = div
 
     def pow(self, exponent):
         return ops.pow(self, exponent)
@@ -253,9 +328,6 @@ class TensorMath:
     def clone(self):
         return ops.clone(self)
 
-    def contiguous(self):
-        return self
-
     def matmul(self, other):
         return ops.matmul(self, other)
 
@@ -326,3 +398,4 @@ class TensorMath:
 
     def copy_(self, src):
         return ops.copy_(self, src)
+

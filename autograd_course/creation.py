@@ -90,13 +90,13 @@ def _finish(array, device, requires_grad) -> Tensor:
 
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (a number, nested lists, an array)."""
-    dev = _backend.as_device(device)
+    dev = _backend.factory_device(device)
     return _finish(_to_array(data, dtype, dev), dev, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     """Like ``tensor`` but shares memory with a NumPy array when no conversion is needed."""
-    dev = _backend.as_device(device)
+    dev = _backend.factory_device(device)
     if isinstance(data, Tensor):
         return data.to(dtype=dtype, device=dev) if (dtype or device) else data
     if isinstance(data, np.ndarray) and dev is _backend.CPU and (
@@ -121,7 +121,7 @@ def _shape(size) -> tuple:
 
 
 def _filled(fill, size, dtype, device, requires_grad, default=None):
-    dev = _backend.as_device(device)
+    dev = _backend.factory_device(device)
     np_dtype = dtypes.to_numpy(dtype or default or dtypes.default_float)
     return _finish(_backend.create(dev, "full", _shape(size), fill, dtype=np_dtype), dev,
                    requires_grad)
@@ -145,7 +145,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dev = _backend.as_device(device)
+    dev = _backend.factory_device(device)
     array = _backend.create(dev, "eye", n, n if m is None else m,
                             dtype=dtypes.to_numpy(dtype or dtypes.float32))
     return _finish(array, dev, requires_grad)
@@ -156,13 +156,13 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         start, end = 0, start
     if dtype is None:
         dtype = dtypes.from_numpy(_infer_dtype([start, end, step]))
-    dev = _backend.as_device(device)
+    dev = _backend.factory_device(device)
     array = _backend.create(dev, "arange", start, end, step, dtype=dtypes.to_numpy(dtype))
     return _finish(array, dev, requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dev = _backend.as_device(device)
+    dev = _backend.factory_device(device)
     array = _backend.create(dev, "linspace", start, end, steps,
                             dtype=dtypes.to_numpy(dtype or dtypes.float32))
     return _finish(array, dev, requires_grad)
@@ -198,7 +198,7 @@ def manual_seed(seed: int):
 
 
 def _random_tensor(array, device, requires_grad):
-    dev = _backend.as_device(device)
+    dev = _backend.factory_device(device)
     if dev is not _backend.CPU:
         array = _backend.to_device(array, dev)
     return _finish(array, dev, requires_grad)

@@ -31,3 +31,17 @@ def load_digits(*, normalize: bool = True, as_numpy: bool = False):
         return images, labels
     return (creation.tensor(images, dtype=dtypes.from_numpy(images.dtype)),
             creation.tensor(labels, dtype=dtypes.int64))
+
+
+_DOWNLOADED = ("MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageNet", "KMNIST", "EMNIST",
+               "SVHN", "STL10", "CelebA")
+
+
+def __getattr__(name: str):
+    """torchvision's data sets download their files; say what to use here instead."""
+    if name in _DOWNLOADED:
+        raise AttributeError(
+            f"autograd_course.datasets has no {name}: torchvision.datasets.{name} downloads "
+            "its files, which the course does not do. Use load_digits() (8x8 digit images "
+            "that ship with the package) with utils.data.TensorDataset and DataLoader.")
+    raise AttributeError(f"module 'autograd_course.datasets' has no attribute '{name}'")

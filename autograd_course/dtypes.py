@@ -15,13 +15,19 @@ import numpy as np
 class dtype:  # noqa: N801  (PyTorch spells it in lower case)
     """One element type: its NumPy equivalent and whether it can carry gradients."""
 
-    __slots__ = ("name", "numpy", "is_floating_point", "itemsize")
+    __slots__ = ("name", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize")
 
     def __init__(self, name: str, numpy_dtype) -> None:
         self.name = name
         self.numpy = np.dtype(numpy_dtype)
         self.is_floating_point = self.numpy.kind == "f"
+        self.is_complex = self.numpy.kind == "c"
+        self.is_signed = self.numpy.kind in "fic"  # bool and uint8 are unsigned
         self.itemsize = self.numpy.itemsize
+
+    def to_real(self) -> dtype:
+        """The real dtype of the same precision (every dtype here is already real)."""
+        return self
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"

@@ -8,6 +8,7 @@ the previous state on exit, so they nest.
 from __future__ import annotations
 
 import functools
+import inspect
 
 
 class _GradMode:
@@ -43,19 +44,64 @@ class set_grad_enabled:  # noqa: N801  (PyTorch's name)
     def __call__(self, func):
         state.enabled = self.prev  # used as a decorator: do not change the mode now
         mode = self.mode
+        return _decorate(func, lambda: set_grad_enabled(mode))
 
+
+def _decorate(func, make_block):
+    """Wrap ``func`` so that it runs inside ``make_block()`` (a fresh context manager per call).
+
+    A generator function gets the block around each step of its body only, as in PyTorch:
+    the caller's code between two ``next()`` calls runs in the caller's own grad mode.
+    """
+    if inspect.isgeneratorfunction(func):
         @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with set_grad_enabled(mode):
-                return func(*args, **kwargs)
+        def generator_wrapper(*args, **kwargs):
+            gen = func(*args, **kwargs)
+            try:
+                with make_block():
+                    value = next(gen)
+                while True:
+                    try:
+                        sent = yield value
+                    except GeneratorExit:
+                        with make_block():
+                            gen.close()
+                        raise
+                    except BaseException as err:  # thrown in by the caller: pass it on
+                        with make_block():
+                            value = gen.throw(err)
+                    else:
+                        with make_block():
+                            value = gen.send(sent)
+            except StopIteration as done:  # the body returned: return its value too
+                return done.value
 
-        return wrapper
+        return generator_wrapper
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with make_block():
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 class _GradModeBlock:
-    """Shared body of ``no_grad`` and ``enable_grad``: a mode to hold inside a block."""
+    """Shared body of ``no_grad`` and ``enable_grad``: a mode to hold inside a block.
+
+    Three spellings work, as in PyTorch: ``with no_grad():``, ``@no_grad()`` and the bare
+    ``@no_grad`` (then the class is called with the function itself and returns the wrapper).
+    """
 
     mode = True
+
+    def __new__(cls, func=None):
+        if func is not None and callable(func):  # bare ``@no_grad`` above a def
+            return _decorate(func, cls)
+        return super().__new__(cls)
+
+    def __init__(self, func=None) -> None:
+        pass
 
     def __enter__(self) -> None:
         self.prev = state.enabled
@@ -65,14 +111,7 @@ class _GradModeBlock:
         state.enabled = self.prev
 
     def __call__(self, func):
-        block = type(self)
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with block():
-                return func(*args, **kwargs)
-
-        return wrapper
+        return _decorate(func, type(self))
 
 
 class no_grad(_GradModeBlock):  # noqa: N801
@@ -97,6 +136,11 @@ class inference_mode(no_grad):  # noqa: N801
     (PyTorch also skips version counting there; our engine has no cheaper mode than no_grad.)
     """
 
+    def __new__(cls, mode=True):
+        if callable(mode):  # bare ``@inference_mode`` above a def
+            return _decorate(mode, cls)
+        return object.__new__(cls)
+
     def __init__(self, mode: bool = True) -> None:
         self.mode = not mode
 
@@ -111,10 +155,4 @@ class inference_mode(no_grad):  # noqa: N801
 
     def __call__(self, func):
         mode = not self.mode
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with inference_mode(mode):
-                return func(*args, **kwargs)
-
-        return wrapper
+        return _decorate(func, lambda: inference_mode(mode))

@@ -8,27 +8,29 @@ names match (``AddmmBackward0``, ``ConvolutionBackward0``, ``NllLossBackward0``.
 from __future__ import annotations
 
 from .. import ops
+from ..ops.activation import elu, gelu, leaky_relu, log_softmax, silu, softmax
 from ..ops.conv import conv2d
+from ..ops.inplace import apply_inplace, check_inplace
 from ..ops.linalg import addmm
 from ..ops.loss import binary_cross_entropy_with_logits
+from ..ops.loss_extra import huber_loss, kl_div, smooth_l1_loss
 from ..ops.nn_ops import (
     batch_norm,
     binary_cross_entropy,
     cross_entropy,
     dropout,
     l1_loss,
-    log_softmax,
     mse_loss,
     nll_loss,
-    softmax,
 )
 from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "l1_loss",
-    "linear", "log_softmax", "max_pool2d", "mse_loss", "nll_loss", "one_hot", "relu",
-    "sigmoid", "softmax", "tanh",
+    "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "elu", "gelu",
+    "huber_loss", "kl_div", "l1_loss", "leaky_relu", "linear", "log_softmax", "max_pool2d",
+    "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "silu", "smooth_l1_loss",
+    "softmax", "tanh",
 ]
 
 
@@ -57,8 +59,6 @@ def linear(input, weight, bias=None):  # noqa: A002  (PyTorch's argument name)
 def relu(input, inplace: bool = False):  # noqa: A002
     """max(x, 0). ``inplace=True`` overwrites ``input`` (and records ``ReluBackward0`` on it)."""
     if inplace:
-        from ..ops.inplace import apply_inplace, check_inplace
-
         check_inplace(input)
         return apply_inplace(input, ops.relu(input))  # relu saves its output, not its input
     return ops.relu(input)

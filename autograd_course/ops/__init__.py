@@ -9,6 +9,7 @@ stack, where), ``indexing`` (``x[key]``), ``linalg`` (matmul), ``compare``, ``in
 import warnings as _warnings
 
 from ._util import is_tensor
+from .activation import elu, gelu, leaky_relu, silu
 from .arithmetic import (
     add,
     div,
@@ -54,7 +55,10 @@ from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv
 from .loss import binary_cross_entropy_with_logits
+from .loss_extra import huber_loss, kl_div, smooth_l1_loss, xlogy
+from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero
 from .reduce import amax, amin, argmax, argmin, max, mean, min, sum, sum_to_size
+from .rounding import floor_divide, remainder
 from .shape import (
     clone,
     contiguous,

@@ -1,0 +1,144 @@
+"""More of ``Tensor``'s methods: the everyday idioms of PyTorch code that are not plain
+maths: ``masked_fill``, ``index_put_``, ``narrow``, ``stride``, ``new_zeros``, ``type_as``,
+``floor_divide``/``remainder`` as methods, ``softmax(dim, dtype=)``...
+
+``TensorMath`` (``_tensor_math.py``) inherits them, so ``Tensor`` gets them with the rest.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backend, dtypes, ops
+from .autograd import function as _function
+from .ops import masking, rounding
+from .ops._util import normalize_dim
+from .ops.activation import log_softmax as _log_softmax
+from .ops.activation import softmax as _softmax
+from .ops.inplace import apply_inplace, check_inplace
+
+
+class TensorIdioms:
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        """``f"{loss:.4f}"``: a 0-d tensor formats as its number; others as their repr (and
+        refuse a format spec), as in PyTorch; so does a subclass such as ``Parameter``."""
+        if self._data.ndim == 0 and type(self) is _function._tensor_class:  # not a subclass
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    # --- rounding division, masks and index writes ------------------------------------------
+    def floor_divide(self, other):
+        return rounding.floor_divide(self, other)
+
+    def remainder(self, other):
+        return rounding.remainder(self, other)
+
+    def floor_divide_(self, other):
+        check_inplace(self)
+        return apply_inplace(self, self.floor_divide(other))
+
+    def remainder_(self, other):
+        check_inplace(self)
+        return apply_inplace(self, self.remainder(other))
+
+    def masked_fill(self, mask, value):
+        return masking.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask, value):
+        return masking.masked_fill_(self, mask, value)
+
+    def index_put_(self, indices, values, accumulate=False):
+        return masking.index_put_(self, indices, values, accumulate)
+
+    def index_put(self, indices, values, accumulate=False):
+        return masking.index_put_(self.clone(), indices, values, accumulate)
+
+    def nonzero(self, *, as_tuple=False):
+        return masking.nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self):
+        return masking.argwhere(self)
+
+    def leaky_relu(self, negative_slope=0.01):
+        return ops.leaky_relu(self, negative_slope)
+
+    def softmax(self, dim, dtype=None):
+        return _softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim, dtype=None):
+        return _log_softmax(self, dim, dtype=dtype)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    # --- memory layout ----------------------------------------------------------------------
+    def narrow(self, dim, start, length):
+        """Elements ``start`` to ``start + length`` along ``dim`` (a view, as ``x[..., a:b]``)."""
+        dim = normalize_dim(dim, self.ndim)
+        size = self.shape[dim]
+        start = int(start) + size if int(start) < 0 else int(start)
+        if not 0 <= start <= size or length < 0 or start + length > size:
+            raise RuntimeError(
+                f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+        return self[(slice(None),) * dim + (slice(start, start + length),)]
+
+    def stride(self, dim=None):
+        """Steps in elements (not bytes) between neighbours along each dimension."""
+        steps = tuple(s // self._data.itemsize for s in self._data.strides)
+        if self._data.ndim and not self._data.size:  # PyTorch: contiguous strides when empty
+            steps = _contiguous_strides(self._data.shape)
+        return steps if dim is None else steps[dim]
+
+    def is_contiguous(self, memory_format=None):
+        """True when the elements lie in memory row by row, without gaps (C order); the step
+        along a dimension of size 1 does not matter, since it is never taken."""
+        if self._data.size <= 1:
+            return True
+        shape = self._data.shape
+        return all(s == c for s, c, n in zip(self.stride(), _contiguous_strides(shape), shape)
+                   if n != 1)
+
+    def contiguous(self, memory_format=None):
+        """``self`` when already contiguous, else a row-major copy (``CloneBackward0``)."""
+        return self if self.is_contiguous() else ops.clone(self)
+
+    # --- new tensors like this one (its dtype and device unless told otherwise) -------------
+    def _made(self, array_of, size, dtype, device, requires_grad):
+        """A new leaf from ``array_of(shape, numpy_dtype)`` on ``device`` (default: ours)."""
+        dev = self._device if device is None else _backend.as_device(device)
+        np_dtype = self._data.dtype if dtype is None else dtypes.to_numpy(dtype)
+        if len(size) == 1 and not isinstance(size[0], int):
+            size = tuple(size[0])
+        array = _backend.to_device(array_of(tuple(int(n) for n in size), np_dtype), dev)
+        out = self._new(array)
+        out._device = dev
+        return out.requires_grad_() if requires_grad else out
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        if hasattr(data, "_data"):  # a tensor: its values, copied
+            data = _backend.to_numpy(data._data)
+        return self._made(lambda shape, dt: np.array(data, dtype=dt), (), dtype, device,
+                          requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._made(np.zeros, size, dtype, device, requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._made(np.ones, size, dtype, device, requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self._made(np.zeros, size, dtype, device, requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        return self._made(lambda shape, dt: np.full(shape, fill_value, dtype=dt), (size,),
+                          dtype, device, requires_grad)
+
+
+def _contiguous_strides(shape) -> tuple:
+    steps, step = [], 1
+    for n in reversed(shape):
+        steps.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(steps))

@@ -1,0 +1,249 @@
+"""Robust regression losses (``huber_loss``, ``smooth_l1_loss``) and ``kl_div``.
+
+Huber: per element, with d = x - y,  ℓ = ½d² for |d| < δ and δ(|d| - ½δ) beyond: a parabola
+near 0 that turns into a straight line, so outliers pull with a force of at most δ. Its
+derivative is clamp(d, -δ, δ). Smooth L1 with parameter β is the same curve divided by β
+(ℓ = ½d²/β, then |d| - ½β), so it shares the code: derivative clamp(d/β, -1, 1).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .. import dtypes
+from ..autograd.function import Function
+from ._util import binary_operands, broadcast_shape, same_device, sum_to
+from .nn_ops import l1_loss
+
+
+def _reduce(values, reduction: str):
+    if reduction == "mean":
+        return values.mean()
+    if reduction == "sum":
+        return values.sum()
+    return values
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _huber_values(xp, d, delta, divide: bool):
+    """ℓ(d) per element: ½d² inside |d| < δ, δ(|d| - ½δ) outside (both ÷δ for smooth L1)."""
+    z = xp.abs(d)
+    half, delta_ = d.dtype.type(0.5), d.dtype.type(delta)
+    if divide:
+        return xp.where(z < delta_, half * d * d / delta_, z - half * delta_)
+    return xp.where(z < delta_, half * d * d, delta_ * (z - half * delta_))
+
+
+def _huber_forward(ctx, x, y, reduction, delta, divide):
+    d = x._data - y._data
+    ctx.reduction, ctx.delta = reduction, delta
+    ctx.save_for_backward(x, y)
+    values = _huber_values(x._xp, d, delta, divide)
+    return x._new(x._xp.asarray(_reduce(values, reduction), dtype=d.dtype))
+
+
+def _huber_backward(ctx, grad, backward_op):
+    x, y = ctx.saved_tensors
+    need_x, need_y = ctx.needs_input_grad[:2]
+    dx = backward_op.apply(grad, x, y, ctx.reduction, ctx.delta)
+    return (dx if need_x else None), (-dx if need_y else None), None, None
+
+
+class HuberLoss(Function):
+    """ℓ = ½d² (|d| < δ), δ(|d| - ½δ) otherwise, d = x - y;  dx = clamp(d, -δ, δ) · dℓ / n,
+    dy = -dx (n: the number of elements for 'mean', else 1)."""
+
+    node_name = "HuberLossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, reduction, delta):
+        return _huber_forward(ctx, x, y, reduction, delta, divide=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _huber_backward(ctx, grad, HuberLossBackward)
+
+
+class SmoothL1Loss(Function):
+    """ℓ = ½d²/β (|d| < β), |d| - ½β otherwise;  dx = clamp(d/β, -1, 1) · dℓ / n."""
+
+    node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, reduction, beta):
+        return _huber_forward(ctx, x, y, reduction, beta, divide=True)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _huber_backward(ctx, grad, SmoothL1LossBackward)
+
+
+def _slope_forward(ctx, grad, x, y, reduction, delta, divide):
+    """dx = dℓ · ψ(d) / n with ψ(d) = clamp(d, -δ, δ) (÷δ for smooth L1)."""
+    d = x._data - y._data
+    psi = x._xp.clip(d, -delta, delta)
+    if divide:
+        psi = psi / d.dtype.type(delta)
+    scale = d.dtype.type(1.0 / d.size) if reduction == "mean" else d.dtype.type(1.0)
+    ctx.reduction, ctx.delta = reduction, delta
+    ctx.save_for_backward(grad, x, y)
+    return x._new((psi * scale * grad._data).astype(d.dtype))
+
+
+def _slope_backward(ctx, gg, divide):
+    """d/d(dℓ) = Σ gg · ψ(d) / n;  d/dx = -d/dy = gg · dℓ · ψ'(d) / n, where ψ' = 1 (÷δ for
+    smooth L1) inside |d| < δ and 0 outside."""
+    grad, x, y = ctx.saved_tensors
+    need_grad, need_x, need_y = ctx.needs_input_grad[:3]
+    delta, n = ctx.delta, (x.numel() if ctx.reduction == "mean" else 1)
+    unit = delta if divide else 1.0
+    d = x - y
+    grad_grad = curve = None
+    if need_grad:
+        grad_grad = gg * d.clamp(-delta, delta) / (unit * n)
+        if ctx.reduction != "none":
+            grad_grad = grad_grad.sum()
+    if need_x or need_y:
+        curve = gg * grad * (d.abs() < delta).to(d.dtype) / (unit * n)
+    return (grad_grad, curve if need_x else None, -curve if need_y else None, None, None)
+
+
+class HuberLossBackward(Function):
+    """Huber's gradient dx = dℓ · clamp(d, -δ, δ) / n as an op, so it can be differentiated:
+    d/d(dℓ) = Σ gg · clamp(d, -δ, δ) / n,  d/dx = -d/dy = gg · dℓ · [|d| < δ] / n."""
+
+    node_name = "HuberLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, y, reduction, delta):
+        return _slope_forward(ctx, grad, x, y, reduction, delta, divide=False)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return _slope_backward(ctx, gg, divide=False)
+
+
+class SmoothL1LossBackward(Function):
+    """Smooth L1's gradient as an op: Huber's formulas divided by β."""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, y, reduction, beta):
+        return _slope_forward(ctx, grad, x, y, reduction, beta, divide=True)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return _slope_backward(ctx, gg, divide=True)
+
+
+def _size_warning(x, y) -> None:
+    if x.shape != y.shape:
+        warnings.warn(
+            f"Using a target size ({y.shape!r}) that is different to the input size "
+            f"({x.shape!r}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=3)
+
+
+def _pair(x, y, keep_input_dtype: bool = False):
+    """Input and target on one device and of one dtype: PyTorch's promotion (an integer
+    target takes the input's float dtype), or, for ``huber_loss``, the input's dtype always
+    (PyTorch computes Huber in the input's dtype: float32 input, float64 target -> float32)."""
+    same_device(x, y)
+    _size_warning(x, y)
+    if x.shape != y.shape:
+        x, y = x.expand(*_broadcast(x, y)), y.expand(*_broadcast(x, y))
+    if keep_input_dtype and y._data.dtype != x._data.dtype:
+        y = y.to(x.dtype)
+    return binary_operands(x, y)
+
+
+def _broadcast(x, y):
+    return broadcast_shape(x.shape, y.shape)
+
+
+def huber_loss(x, y, reduction: str = "mean", delta: float = 1.0, weight=None):
+    """Huber loss: squared error for |x - y| < δ, absolute error (times δ) beyond."""
+    _check_reduction(reduction)
+    if weight is not None:
+        raise NotImplementedError("huber_loss: weight= is not implemented in autograd_course")
+    x, y = _pair(x, y, keep_input_dtype=True)
+    return HuberLoss.apply(x, y, reduction, delta)
+
+
+def smooth_l1_loss(x, y, reduction: str = "mean", beta: float = 1.0):
+    """Smooth L1: ½d²/β for |d| < β, |d| - ½β beyond (β = 0 is the L1 loss, as in PyTorch)."""
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(x, y, reduction)
+    x, y = _pair(x, y)
+    return SmoothL1Loss.apply(x, y, reduction, beta)
+
+
+# --- KL divergence -----------------------------------------------------------------------------
+class Xlogy(Function):
+    """out = x · log(y), defined as 0 where x = 0 (so 0 · log 0 = 0, the convention entropy
+    needs);  d/dx = log y (0 where x = 0),  d/dy = x / y."""
+
+    node_name = "XlogyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y):
+        xp = x._xp
+        ctx.save_for_backward(x, y)
+        ctx.x_shape, ctx.y_shape = x.shape, y.shape
+        out = xp.where(x._data == 0, x._data.dtype.type(0), x._data * xp.log(y._data))
+        return x._new(xp.where(xp.isnan(y._data), y._data, out).astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        grad_x = grad_y = None
+        if need_x:
+            grad_x = sum_to(grad * xlogy((x != 0).to(x.dtype), y), ctx.x_shape)
+        if need_y:
+            grad_y = sum_to(grad * x / y, ctx.y_shape)
+        return grad_x, grad_y
+
+
+def xlogy(x, y):
+    """x · log(y), with 0 · log(anything but NaN) = 0."""
+    x, y = binary_operands(x, y)
+    if x._data.dtype.kind not in "fc":
+        x, y = x.to(dtypes.default_float), y.to(dtypes.default_float)
+    return Xlogy.apply(x, y)
+
+
+_KL_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+
+
+def kl_div(x, target, reduction: str = "mean", log_target: bool = False):
+    """KL(target ‖ p) with ``x`` = log p:  Σ target · (log target - x)  (or, with
+    ``log_target=True``, Σ e^target · (target - x)). Built from tensor ops, as PyTorch does,
+    so its graph is ``SubBackward0`` over ``XlogyBackward0`` and ``MulBackward0``."""
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if x._data.dtype.kind not in "fc" or target._data.dtype.kind not in "fc":
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    same_device(x, target)
+    if log_target:
+        losses = target.exp() * (target - x)
+    else:
+        losses = xlogy(target, target) - target * x
+    if reduction == "mean":
+        warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
+        return losses.mean()
+    if reduction == "batchmean":
+        return losses.sum() / x.shape[0] if x.ndim else losses.sum()
+    return losses.sum() if reduction == "sum" else losses

@@ -1,0 +1,143 @@
+"""Writing through a mask or a list of indices: ``masked_fill``, ``index_put_`` and the
+positions a condition holds at (``nonzero``, one-argument ``where``).
+
+masked_fill(x, m, v) is x where m is False and v where it is True, so the gradient splits the
+same way: the positions m selects go to v (summed, v is one number), the others to x.
+"""
+
+from __future__ import annotations
+
+from ..autograd.function import Function
+from ._util import broadcast_shape, is_tensor, same_device, sum_to
+from .combine import where as choose
+from .inplace import apply_inplace, check_inplace, setitem
+
+
+def _fill(x, mask, value, ctx):
+    """where(mask, value, x) on arrays, broadcast to the shape of both (``mask`` is an array:
+    it takes no gradient, so it gets no edge in the graph)."""
+    xp = x._xp
+    shape = broadcast_shape(x.shape, mask.shape)
+    ctx.x_shape, ctx.mask = x.shape, mask
+    out = xp.where(mask, xp.asarray(value, dtype=x._data.dtype), x._data)
+    return x._new(xp.ascontiguousarray(xp.broadcast_to(out, shape)))
+
+
+class MaskedFill(Function):
+    """out = where(mask, value, x) for a number value;  dx = where(mask, 0, dout)."""
+
+    node_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        return _fill(x, mask, value, ctx)
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = grad._new(ctx.mask)
+        return sum_to(grad.masked_fill(mask, 0.0), ctx.x_shape), None, None
+
+
+class MaskedFillTensor(Function):
+    """out = where(mask, value, x) for a 0-d tensor value;
+    dx = where(mask, 0, dout),  dvalue = Σ dout where mask."""
+
+    node_name = "MaskedFillBackward1"
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        return _fill(x, mask, value._data, ctx)
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = grad._new(ctx.mask)
+        need_x, _, need_value = ctx.needs_input_grad
+        grad_x = sum_to(grad.masked_fill(mask, 0.0), ctx.x_shape) if need_x else None
+        grad_value = None
+        if need_value:
+            grad_value = (grad - grad.masked_fill(mask, 0.0)).sum()
+        return grad_x, None, grad_value
+
+
+def masked_fill(x, mask, value):
+    """A copy of ``x`` with ``value`` wherever the boolean ``mask`` is True."""
+    if mask._data.dtype.kind != "b":
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{mask.dtype.name.replace('int64', 'long int')}")
+    same_device(x, mask)
+    if is_tensor(value):
+        if value.ndim != 0:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s).")
+        return MaskedFillTensor.apply(x, mask._data, value)
+    return MaskedFill.apply(x, mask._data, value)
+
+
+def masked_fill_(x, mask, value):
+    """``masked_fill`` written into ``x`` itself."""
+    check_inplace(x)
+    return apply_inplace(x, masked_fill(x, mask, value))
+
+
+class IndexPutAccumulate(Function):
+    """out = x with value added at the indices (repeated indices add up, unlike a write);
+    dx = dout,  dvalue = dout[indices] (summed back to value's shape)."""
+
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, x, key, value):
+        xp = x._xp
+        ctx.key, ctx.value_shape = key, value.shape
+        out = x._data.copy()
+        target_shape = out[key].shape
+        xp.add.at(out, key, xp.broadcast_to(value._data.astype(out.dtype), target_shape))
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_x, _, need_value = ctx.needs_input_grad
+        grad_value = None
+        if need_value:
+            grad_value = grad[ctx.key].sum_to_size(ctx.value_shape)
+        return (grad if need_x else None), None, grad_value
+
+
+def index_put_(x, indices, values, accumulate: bool = False):
+    """``x[indices] = values`` (``accumulate=False``) or ``x[indices] += values`` where a
+    repeated index adds every time (``accumulate=True``); ``indices`` is a tuple of tensors."""
+    key = tuple(indices)
+    if not accumulate:
+        setitem(x, key, values)
+        return x
+    if not is_tensor(values):
+        values = x._new(x._xp.asarray(values, dtype=x._data.dtype))
+    check_inplace(x)
+    array_key = tuple(i._data if is_tensor(i) else i for i in key)
+    return apply_inplace(x, IndexPutAccumulate.apply(x, array_key, values))
+
+
+def nonzero(x, *, as_tuple: bool = False):
+    """The indices of the non-zero elements: an (n, ndim) int64 tensor, or one index tensor
+    per dimension with ``as_tuple=True`` (what ``where(condition)`` returns)."""
+    xp = x._xp
+    found = xp.nonzero(x._data) if x.ndim else xp.nonzero(x._data.reshape(1))
+    if as_tuple:
+        return tuple(x._new(i.astype("int64")) for i in found)
+    return x._new(xp.stack(found, axis=1).astype("int64") if found else
+                  xp.zeros((0, 0), dtype="int64"))
+
+
+def where(condition, input=None, other=None):  # noqa: A002  (PyTorch's names)
+    """``where(cond, a, b)``: a where cond is True, else b. ``where(cond)`` alone: the
+    indices where cond holds, one tensor per dimension (``nonzero(cond, as_tuple=True)``)."""
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    return choose(condition, input, other)
+
+
+def argwhere(x):
+    """Same as ``nonzero(x)``: one row of indices per non-zero element."""
+    return nonzero(x)

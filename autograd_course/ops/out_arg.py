@@ -1,0 +1,46 @@
+"""PyTorch's ``out=`` keyword (``torch.matmul(a, b, out=c)``): the result is written into an
+existing tensor instead of a new one.
+
+Such a write cannot be part of a graph, so, as in PyTorch, it is refused when an argument
+requires grad while grad mode is on. A different shape replaces ``out``'s contents (PyTorch
+resizes it).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..autograd import grad_mode
+from ._util import is_tensor
+
+
+def _any_requires_grad(values) -> bool:
+    for v in values:
+        if is_tensor(v) and v._requires_grad:
+            return True
+        if isinstance(v, (list, tuple)) and _any_requires_grad(v):
+            return True
+    return False
+
+
+def with_out(fn):
+    """``fn`` with an extra ``out=`` keyword that receives the result in place."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        if grad_mode.state.enabled and _any_requires_grad(args + tuple(kwargs.values())):
+            raise RuntimeError(
+                f"{name}(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad.")
+        with grad_mode.no_grad():
+            result = fn(*args, **kwargs)
+            if result.shape == out.shape:
+                out.copy_(result.to(out.dtype))
+            else:
+                out.data = result.to(out.dtype)
+        return out
+
+    return wrapper

@@ -1,0 +1,153 @@
+"""Division that rounds: ``a // b``, ``a % b`` and ``div(a, b, rounding_mode=...)``.
+
+The rounded quotient is a staircase: flat between its jumps, so its derivative is 0 wherever
+it exists. PyTorch says so for ``div(..., rounding_mode=)`` (``DivBackward2``, zero gradients)
+but records ``a // b`` as a node named ``NotImplemented`` that refuses to differentiate; we
+follow both. The remainder a - b·floor(a/b) is differentiable: d/da = 1, d/db = -floor(a/b).
+"""
+
+from __future__ import annotations
+
+from ..autograd.function import Function
+from ._util import binary_operands, broadcast_error, is_tensor, sum_to
+
+
+def _arrays(fn, a, b):
+    if a._data.dtype.kind in "iub" and not b._xp.all(b._data):  # integers: no inf to give
+        raise RuntimeError("ZeroDivisionError")
+    try:
+        return fn(a._data, b._data)
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
+
+
+def _floor_div(xp, a, b):
+    """floor(a / b) as Python (and PyTorch) compute it: exact for integers, and for floats
+    from fmod so that 7.0 // 0.1 is 69, not 70."""
+    return xp.floor_divide(a, b)
+
+
+def _remainder(xp, a, b):
+    """a - b·floor(a / b), with the sign of b. For floats PyTorch's way, from C's fmod (so
+    -7.5 % 1.5 is -0.0, where NumPy's remainder says 0.0)."""
+    if a.dtype.kind in "iub":
+        return xp.remainder(a, b)
+    mod = xp.fmod(a, b)
+    return xp.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
+
+
+def _trunc_div(xp, a, b):
+    """a / b rounded towards zero; integers stay integers."""
+    if a.dtype.kind in "iub":
+        q = xp.floor_divide(a, b)
+        inexact = (q * b != a) & ((a < 0) != (b < 0))
+        return q + inexact.astype(q.dtype)
+    return xp.trunc(a / b)
+
+
+class NotDifferentiable(Function):
+    """A result PyTorch records but cannot differentiate (its node is ``NotImplemented``);
+    backward raises PyTorch's error naming the operation."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, b, op):
+        ctx.op = op
+        fn = {"floor_divide": _floor_div, "remainder": _remainder}[op]
+        return a._new(_arrays(lambda x, y: fn(a._xp, x, y), a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError(f"derivative for aten::{ctx.op} is not implemented")
+
+
+class DivRounding(Function):
+    """out = round(a / b) with rounding 'floor' or 'trunc';  d/da = d/db = 0 (a staircase)."""
+
+    node_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        ctx.a_shape, ctx.b_shape = a.shape, b.shape
+        fn = _floor_div if mode == "floor" else _trunc_div
+        return a._new(_arrays(lambda x, y: fn(a._xp, x, y), a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        zero = grad * 0.0
+        need_a, need_b = ctx.needs_input_grad[:2]
+        return (sum_to(zero, ctx.a_shape) if need_a else None,
+                sum_to(zero, ctx.b_shape) if need_b else None, None)
+
+
+class Remainder(Function):
+    """out = a - b·floor(a / b) (the sign of b, like Python's %);
+    d/da = 1, d/db = -floor(a / b)."""
+
+    node_name = "RemainderBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.a_shape, ctx.b_shape = a.shape, b.shape
+        ctx.save_for_backward(a, b)
+        return a._new(_arrays(lambda x, y: _remainder(a._xp, x, y), a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        grad_b = None
+        if need_b:
+            grad_b = sum_to(-grad * div(a, b, rounding_mode="floor"), ctx.b_shape)
+        return (sum_to(grad, ctx.a_shape) if need_a else None), grad_b
+
+
+class RemainderScalar(Function):
+    """out = x - c·floor(x / c) for a number c;  d/dx = 1."""
+
+    node_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(ctx, x, c):
+        if x._data.dtype.kind in "iub" and not c:
+            raise RuntimeError("ZeroDivisionError")
+        return x._new(_remainder(x._xp, x._data, c))  # c: an array, so no graph edge
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+def floor_divide(a, b):
+    """a // b: the quotient rounded down (PyTorch records it, but cannot differentiate it)."""
+    a, b = binary_operands(a, b)
+    return NotDifferentiable.apply(a, b, "floor_divide")
+
+
+def remainder(a, b):
+    """a % b, with the sign of b (Python's and PyTorch's ``%``; C's fmod keeps a's sign)."""
+    if not is_tensor(a):  # 7 % x: PyTorch cannot differentiate this one either
+        a, b = binary_operands(a, b)
+        return NotDifferentiable.apply(a, b, "remainder")
+    if not is_tensor(b):
+        a, c = binary_operands(a, b)
+        return RemainderScalar.apply(a, c._data)
+    a, b = binary_operands(a, b)
+    return Remainder.apply(a, b)
+
+
+def div(a, b, *, rounding_mode: str | None = None):
+    """a / b; with ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (and keeps
+    an integer dtype for integer inputs)."""
+    from .arithmetic import div as true_div
+
+    if rounding_mode is None:
+        return true_div(a, b)
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'")
+    a, b = binary_operands(a, b)
+    return DivRounding.apply(a, b, rounding_mode)
+
