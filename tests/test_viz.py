@@ -194,9 +194,10 @@ def test_bce_network_graph():
         ("SqueezeBackward4", "AddBackward0"),
         ("b", "AddBackward0"),
         ("MmBackward0", "SqueezeBackward4"),
-        ("constant", "MmBackward0"),  # x.unsqueeze(0): a new grad-less tensor, unnamed
+        ("x", "MmBackward0"),  # x.unsqueeze(0) was saved: a view of x, so it is x
         ("w", "MmBackward0"),
     ])
+    assert fill(by_title["x"]) == COLORS["frozen"][0] and "used as [1, 5]" in by_title["x"]
     loss.backward()
     assert f"grad {values_text(b.grad._data)}" in viz.draw_graph(loss, params={"b": b}).source
 

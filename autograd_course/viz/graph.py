@@ -291,6 +291,10 @@ class _Builder:
             self.saved_tensors(fn, fid, saved)
 
     def grad_less_input(self, fn, fid: str, i: int, metas, tensor) -> None:
+        meta = metas[i] if i < len(metas) else ((), np.float32)
+        named = self.named_input(tensor, meta)
+        if named is not None:
+            tensor = named
         if tensor is not None and self.key_of(tensor) in self.tensor_ids:
             self.add_edge(self.tensor_ids[self.key_of(tensor)], fid, NOGRAD, consumer=fn, slot=i)
             return
@@ -299,12 +303,44 @@ class _Builder:
             self.add_edge(self.more_node(), fid, MORE_EDGE)
             return
         if tensor is not None:
-            nid = self.tensor_node(tensor, FROZEN, "constant")
+            shape = tuple(meta[0])
+            note = f"used as {shape_text(shape)}" if named is not None and (
+                tuple(tensor.shape) != shape) else ""
+            nid = self.tensor_node(tensor, FROZEN, "constant", note=note)
         else:
-            shape, dtype = metas[i] if i < len(metas) else ((), np.float32)
-            nid = self.add_node(FROZEN, "constant", shape=shape_text(shape),
-                                dtype=dtype_text(dtype))
+            value = _constant_value(fn, i)
+            nid = self.add_node(FROZEN, "constant", shape=shape_text(meta[0]),
+                                dtype=dtype_text(meta[1]),
+                                data=values_text(value) if value is not None else None)
         self.add_edge(nid, fid, NOGRAD, consumer=fn, slot=i)
+
+    def named_input(self, tensor, meta):
+        """The tensor named in ``params`` that a grad-less input is, or None.
+
+        Exact when the node saved the input: the saved tensor is the named one, or a view of
+        it (``matmul`` saves ``x.unsqueeze(0)``: it shares x's memory). When the graph does
+        not hold the input (not saved, or saved tensors freed by ``backward()``), the one
+        named grad-less tensor not drawn yet with the input's shape and dtype (or, failing
+        that, its number of elements: a reshaped view) is taken; with two candidates, none.
+        """
+        candidates = [t for _, t in self.names.values()
+                      if t.grad_fn is None and not t.requires_grad]
+        if not candidates:
+            return None
+        if tensor is not None:
+            for t in candidates:
+                if t is tensor or _shares_memory(t, tensor):
+                    return t
+            return None
+        shape, dtype = tuple(meta[0]), np.dtype(meta[1])
+        free = [t for t in candidates if self.key_of(t) not in self.tensor_ids
+                and t._data.dtype == dtype]
+        for same in (lambda t: tuple(t.shape) == shape,
+                     lambda t: t._data.size == int(np.prod(shape, dtype=np.int64))):
+            found = [t for t in free if same(t)]
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
 
     def saved_tensors(self, fn, fid: str, saved) -> None:
         if getattr(fn, "_released", False):
@@ -360,6 +396,24 @@ def _saved_entries(fn) -> list:
         else:
             entries.append(((fn, s.output_nr), None, s.data))
     return entries
+
+
+def _shares_memory(a, b) -> bool:
+    """Whether two tensors' arrays may overlap in memory (one is a view of the other)."""
+    xa, xb = a._data, b._data
+    if xa is xb:
+        return True
+    if type(xa) is not type(xb):
+        return False
+    may_share = getattr(a._xp, "may_share_memory", None)
+    return bool(may_share(xa, xb)) if may_share is not None else False
+
+
+def _constant_value(fn, i: int):
+    """The value of grad-less input ``i`` when the node kept it (``fn.constants``: input
+    index -> array, for a number like the 2 in ``x + 2``), else None."""
+    kept = getattr(fn, "constants", None)
+    return kept.get(i) if kept else None
 
 
 def _match_frozen_inputs(next_functions, metas, saved) -> dict:
