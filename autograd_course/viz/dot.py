@@ -123,7 +123,7 @@ def _font(text: str, size: int | None = None, color: str | None = None,
 
 
 def _label(node, show_data: bool, show_grad: bool, frame: FrameState | None) -> str:
-    lines = [f"<b>{_esc(node.title)}</b>"]
+    lines = [f"<b>{_esc(node.title)}</b>" if node.title else ""]  # Graphviz refuses <b></b>
     if node.shape:
         lines.append(_font(f"{node.shape} {node.dtype}".strip(), 9, GREY))
     if show_data and node.data is not None:
@@ -208,7 +208,8 @@ def _heading(title: str | None, frame: FrameState | None) -> str:
     A frame's caption sits in a cell of fixed width (``frame.caption_width`` points, the
     widest caption of the run), so every frame has the same size and the same layout.
     """
-    lines = [f"<b>{_esc(line)}</b>" for line in (title.splitlines() or [""])] if title else []
+    lines = [f"<b>{_esc(line)}</b>" if line else "" for line in re.split(r"\r?\n", title)
+             ] if title else []
     caption = frame.caption if frame is not None else ""
     if caption:
         text = _font(caption, 11)

@@ -160,6 +160,7 @@ class _Builder:
         self.queue: deque = deque()
         self.hidden_frontier: list = []  # autograd nodes reached but not drawn
         self.hidden_extra = 0  # grad-less inputs not drawn
+        self.unknown: list = []  # (node id, (shape, dtype)) of grad-less inputs not held
         self.more_id: str | None = None
         self.roots = list(roots)
         # roots and named non-leaf tensors: consumers are linked through them
@@ -259,6 +260,7 @@ class _Builder:
         while self.queue:
             fn = self.queue.popleft()
             self.visit(fn)
+        self.name_unknown_inputs()
         model = GraphModel(self.nodes, self.edges, root_ids, node_of_fn=self.node_of_fn)
         if self.more_id is not None:
             model.hidden = self.count_hidden()
@@ -292,7 +294,7 @@ class _Builder:
 
     def grad_less_input(self, fn, fid: str, i: int, metas, tensor) -> None:
         meta = metas[i] if i < len(metas) else ((), np.float32)
-        named = self.named_input(tensor, meta)
+        named = self.named_saved_input(tensor) if tensor is not None else None
         if named is not None:
             tensor = named
         if tensor is not None and self.key_of(tensor) in self.tensor_ids:
@@ -303,44 +305,58 @@ class _Builder:
             self.add_edge(self.more_node(), fid, MORE_EDGE)
             return
         if tensor is not None:
-            shape = tuple(meta[0])
-            note = f"used as {shape_text(shape)}" if named is not None and (
-                tuple(tensor.shape) != shape) else ""
-            nid = self.tensor_node(tensor, FROZEN, "constant", note=note)
+            nid = self.tensor_node(tensor, FROZEN, "constant",
+                                   note=_used_as(tensor, meta) if named is not None else "")
         else:
             value = _constant_value(fn, i)
             nid = self.add_node(FROZEN, "constant", shape=shape_text(meta[0]),
                                 dtype=dtype_text(meta[1]),
                                 data=values_text(value) if value is not None else None)
+            if value is None:
+                self.unknown.append((nid, meta))
         self.add_edge(nid, fid, NOGRAD, consumer=fn, slot=i)
 
-    def named_input(self, tensor, meta):
-        """The tensor named in ``params`` that a grad-less input is, or None.
+    def named_grad_less(self) -> list:
+        return [t for _, t in self.names.values() if t.grad_fn is None and not t.requires_grad]
 
-        Exact when the node saved the input: the saved tensor is the named one, or a view of
-        it (``matmul`` saves ``x.unsqueeze(0)``: it shares x's memory). When the graph does
-        not hold the input (not saved, or saved tensors freed by ``backward()``), the one
-        named grad-less tensor not drawn yet with the input's shape and dtype (or, failing
-        that, its number of elements: a reshaped view) is taken; with two candidates, none.
-        """
-        candidates = [t for _, t in self.names.values()
-                      if t.grad_fn is None and not t.requires_grad]
-        if not candidates:
-            return None
-        if tensor is not None:
-            for t in candidates:
-                if t is tensor or _shares_memory(t, tensor):
-                    return t
-            return None
-        shape, dtype = tuple(meta[0]), np.dtype(meta[1])
-        free = [t for t in candidates if self.key_of(t) not in self.tensor_ids
-                and t._data.dtype == dtype]
-        for same in (lambda t: tuple(t.shape) == shape,
-                     lambda t: t._data.size == int(np.prod(shape, dtype=np.int64))):
-            found = [t for t in free if same(t)]
-            if found:
-                return found[0] if len(found) == 1 else None
+    def named_saved_input(self, tensor):
+        """The tensor named in ``params`` that a saved grad-less input is: the saved tensor
+        itself, or the named tensor it is a view of (``matmul`` saves ``x.unsqueeze(0)``,
+        which shares x's memory). None when it is neither."""
+        for t in self.named_grad_less():
+            if t is tensor or _shares_memory(t, tensor):
+                return t
         return None
+
+    def name_unknown_inputs(self) -> None:
+        """After the walk: name the grad-less inputs the graph does not hold (not saved, or
+        saved tensors freed by ``backward()``) after a tensor in ``params``, when that is
+        unambiguous: exactly one named grad-less tensor, not found in the graph otherwise,
+        has the input's shape and dtype (or, failing that, its number of elements: a
+        reshaped view), and it is the only such candidate for exactly one unknown input."""
+        free = [t for t in self.named_grad_less() if self.key_of(t) not in self.tensor_ids]
+        chosen: dict = {}  # id(named tensor) -> [(node, meta), ...]
+        for nid, meta in self.unknown:
+            shape, dtype = tuple(meta[0]), np.dtype(meta[1])
+            same_dtype = [t for t in free if t._data.dtype == dtype]
+            size = int(np.prod(shape, dtype=np.int64))
+            same_shape = [t for t in same_dtype if tuple(t._data.shape) == shape]
+            same_size = [t for t in same_dtype if t._data.size == size]
+            for found in (same_shape, same_size):
+                if found:
+                    if len(found) == 1:
+                        chosen.setdefault(id(found[0]), []).append((found[0], nid, meta))
+                    break
+        for matches in chosen.values():
+            if len(matches) != 1:
+                continue  # one name, several unknown inputs: which one is it? Say nothing.
+            tensor, nid, meta = matches[0]
+            node = self.nodes[int(nid[1:])]
+            node.title, node.named, node.tensor = self.name_of(tensor), True, tensor
+            node.shape, node.dtype = shape_text(tensor._data.shape), dtype_text(tensor._data.dtype)
+            node.data = values_text(tensor._data)
+            node.note = _used_as(tensor, meta)
+            self.tensor_ids[self.key_of(tensor)] = nid
 
     def saved_tensors(self, fn, fid: str, saved) -> None:
         if getattr(fn, "_released", False):
@@ -407,6 +423,12 @@ def _shares_memory(a, b) -> bool:
         return False
     may_share = getattr(a._xp, "may_share_memory", None)
     return bool(may_share(xa, xb)) if may_share is not None else False
+
+
+def _used_as(tensor, meta) -> str:
+    """A note when a named input entered the node reshaped (e.g. as ``[1, 5]``)."""
+    shape = tuple(meta[0])
+    return f"used as {shape_text(shape)}" if tuple(tensor._data.shape) != shape else ""
 
 
 def _constant_value(fn, i: int):

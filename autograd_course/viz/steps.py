@@ -198,7 +198,7 @@ class BackwardAnimation:
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs) -> dict:
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        bundle["image/png"] = self.image.value  # the picture, where the widget cannot show
+        bundle["image/png"] = self.frames[self.slider.value].png()  # where no widget can show
         bundle["text/plain"] = repr(self)  # the widget's own repr would hold the image bytes
         if include:
             bundle = {k: v for k, v in bundle.items() if k in include}
