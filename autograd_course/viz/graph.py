@@ -25,8 +25,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._backend import to_numpy
 from ..autograd.function import AccumulateGrad
+from .inputs import (
+    constant_value,
+    key_of,
+    match_frozen_inputs,
+    saved_entries,
+    shares_memory,
+    used_as,
+)
+from .values import (  # noqa: F401 (SMALL, grad_text: re-exported for the other modules)
+    SMALL,
+    dtype_text,
+    grad_text,
+    node_name,
+    shape_text,
+    values_text,
+)
 
 # Kinds of drawn node (each has its own colour in dot.py)
 OUTPUT = "output"  # a root tensor passed to draw_graph
@@ -40,7 +55,6 @@ MORE = "more"  # the summary node standing for everything past max_nodes
 # Kinds of edge. "data" edges carry gradients (in the backward direction).
 DATA, NOGRAD, SAVED_EDGE, MORE_EDGE = "data", "nograd", "saved", "more"
 
-SMALL = 6  # tensors with at most this many elements show their values
 
 
 @dataclass(eq=False)
@@ -88,56 +102,6 @@ class GraphModel:
         return result
 
 
-# --- formatting helpers -------------------------------------------------------------------
-def shape_text(shape) -> str:
-    return "scalar" if len(shape) == 0 else "[" + ", ".join(str(s) for s in shape) + "]"
-
-
-def dtype_text(np_dtype) -> str:
-    return str(np.dtype(np_dtype))  # float32, int64, bool
-
-
-def _number(v) -> str:
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    text = format(float(v), ".4g")
-    return "0" if text == "-0" else text
-
-
-def values_text(array, limit: int = SMALL) -> str | None:
-    """``[1, 2.5]`` for an array of at most ``limit`` elements, else None."""
-    if array is None:
-        return None
-    array = to_numpy(array)
-    if array.size > limit:
-        return None
-    if array.ndim == 0:
-        return _number(array.item())
-    if array.size == 0:
-        return "[]"
-    # nested brackets without recursion: join the innermost rows first, then outwards
-    rows = [_number(v) for v in array.ravel().tolist()]
-    for size in reversed(array.shape):
-        rows = ["[" + ", ".join(rows[i:i + size]) + "]" for i in range(0, len(rows), size)]
-    return rows[0]
-
-
-def grad_text(array) -> str:
-    """What an edge label shows for a gradient: its values, or its shape when it is big."""
-    if array is None:
-        return "None"
-    array = to_numpy(array)
-    text = values_text(array)
-    return text if text is not None else shape_text(array.shape)
-
-
-def node_name(fn) -> str:
-    name = fn.name()
-    return "AccumulateGrad" if isinstance(fn, AccumulateGrad) else name
-
-
 def _names(params) -> dict:
     """id(tensor) -> (name, tensor) from a dict or (name, tensor) pairs."""
     if params is None:
@@ -176,9 +140,7 @@ class _Builder:
             return hit[0]
         return getattr(t, "name", None)
 
-    @staticmethod
-    def key_of(t):
-        return (t.grad_fn, t._output_nr) if t.grad_fn is not None else ("leaf", id(t))
+    key_of = staticmethod(key_of)
 
     def full(self) -> bool:
         return len(self.nodes) >= self.max_nodes
@@ -271,8 +233,8 @@ class _Builder:
     def visit(self, fn) -> None:
         fid = self.node_of_fn[fn]
         metas = [m for m in getattr(fn, "_input_meta", ()) if m is not None]
-        saved = _saved_entries(fn) if hasattr(fn, "_saved") else []
-        frozen_inputs = _match_frozen_inputs(fn.next_functions, metas, saved)
+        saved = saved_entries(fn) if hasattr(fn, "_saved") else []
+        frozen_inputs = match_frozen_inputs(fn.next_functions, metas, saved)
         for i, (nxt, nr) in enumerate(fn.next_functions):
             if nxt is None:
                 self.grad_less_input(fn, fid, i, metas, frozen_inputs.get(i))
@@ -306,9 +268,9 @@ class _Builder:
             return
         if tensor is not None:
             nid = self.tensor_node(tensor, FROZEN, "constant",
-                                   note=_used_as(tensor, meta) if named is not None else "")
+                                   note=used_as(tensor, meta) if named is not None else "")
         else:
-            value = _constant_value(fn, i)
+            value = constant_value(fn, i)
             nid = self.add_node(FROZEN, "constant", shape=shape_text(meta[0]),
                                 dtype=dtype_text(meta[1]),
                                 data=values_text(value) if value is not None else None)
@@ -324,7 +286,7 @@ class _Builder:
         itself, or the named tensor it is a view of (``matmul`` saves ``x.unsqueeze(0)``,
         which shares x's memory). None when it is neither."""
         for t in self.named_grad_less():
-            if t is tensor or _shares_memory(t, tensor):
+            if t is tensor or shares_memory(t, tensor):
                 return t
         return None
 
@@ -355,7 +317,7 @@ class _Builder:
             node.title, node.named, node.tensor = self.name_of(tensor), True, tensor
             node.shape, node.dtype = shape_text(tensor._data.shape), dtype_text(tensor._data.dtype)
             node.data = values_text(tensor._data)
-            node.note = _used_as(tensor, meta)
+            node.note = used_as(tensor, meta)
             self.tensor_ids[self.key_of(tensor)] = nid
 
     def saved_tensors(self, fn, fid: str, saved) -> None:
@@ -395,62 +357,6 @@ class _Builder:
                 elif nxt not in seen and nxt not in self.node_of_fn:
                     stack.append(nxt)
         return count
-
-
-def _saved_entries(fn) -> list:
-    """(key, tensor or None, array) for each tensor ``fn`` saved, read without unpacking.
-
-    Unpacking would check versions and rebuild tensors; the viewer only looks.
-    """
-    entries = []
-    for s in getattr(fn, "_saved", None) or ():
-        if not hasattr(s, "output_nr"):
-            continue  # a saved None
-        if s.output_nr is None:
-            t = s.tensor
-            entries.append((_Builder.key_of(t), t, t._data))
-        else:
-            entries.append(((fn, s.output_nr), None, s.data))
-    return entries
-
-
-def _shares_memory(a, b) -> bool:
-    """Whether two tensors' arrays may overlap in memory (one is a view of the other)."""
-    xa, xb = a._data, b._data
-    if xa is xb:
-        return True
-    if type(xa) is not type(xb):
-        return False
-    may_share = getattr(a._xp, "may_share_memory", None)
-    return bool(may_share(xa, xb)) if may_share is not None else False
-
-
-def _used_as(tensor, meta) -> str:
-    """A note when a named input entered the node reshaped (e.g. as ``[1, 5]``)."""
-    shape = tuple(meta[0])
-    return f"used as {shape_text(shape)}" if tuple(tensor._data.shape) != shape else ""
-
-
-def _constant_value(fn, i: int):
-    """The value of grad-less input ``i`` when the node kept it (``fn.constants``: input
-    index -> array, for a number like the 2 in ``x + 2``), else None."""
-    kept = getattr(fn, "constants", None)
-    return kept.get(i) if kept else None
-
-
-def _match_frozen_inputs(next_functions, metas, saved) -> dict:
-    """Input index -> the saved tensor that must be that grad-less input, when unambiguous."""
-    candidates = [t for _, t, _ in saved if t is not None and t.grad_fn is None
-                  and not t.requires_grad]
-    found = {}
-    slots = [i for i, (nxt, _) in enumerate(next_functions) if nxt is None and i < len(metas)]
-    for i in slots:
-        shape, dtype = metas[i]
-        same_slots = [j for j in slots if metas[j] == metas[i]]
-        matches = [t for t in candidates if t.shape == shape and t._data.dtype == dtype]
-        if len(same_slots) == 1 and len(matches) == 1:
-            found[i] = matches[0]
-    return found
 
 
 def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 200) -> GraphModel:
