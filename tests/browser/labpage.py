@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -54,6 +55,7 @@ NO_NUMBERED_PROMPT_JS = f"""
   .some(p => /\\d/.test(p.textContent))
 """
 
+FAILED_SHOT = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "_last_failure.png"
 # A document JupyterLab considers changed (its tab shows the dot; closing asks to save).
 DIRTY_JS = "() => document.querySelectorAll('.jp-mod-dirty').length"
 
@@ -114,18 +116,31 @@ def open_notebook(page, server, relpath: str, n_cells: int, budget: Budget):
     """Open a served notebook; return its panel once every cell is in the page and the
     kernel has started (idle)."""
     page.goto(server.url(f"lab/tree/{relpath}"), wait_until="domcontentloaded",
-              timeout=budget.ms(60))
+              timeout=budget.ms(180))
     panel = page.locator(PANEL)
-    panel.locator(".jp-Notebook .jp-Cell").first.wait_for(state="visible", timeout=budget.ms(90))
+    panel.locator(".jp-Notebook .jp-Cell").first.wait_for(state="visible", timeout=budget.ms(180))
     panel.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for(
-        state="attached", timeout=budget.ms(90)
+        state="attached", timeout=budget.ms(180)
     )
     page.wait_for_function(
         f"n => document.querySelectorAll('{PANEL} .jp-Notebook .jp-Cell').length === n",
         arg=n_cells,
         timeout=budget.ms(30),
     )
+    wait_kernel_idle(page, budget)
     return panel
+
+
+def wait_kernel_idle(page, budget: Budget) -> None:
+    """The status bar says the kernel is idle: started and connected (a restart requested
+    while it is still starting can leave it "Starting" for good)."""
+    status = "(document.querySelector('#jp-main-statusbar') || {}).textContent || ''"
+    try:
+        page.wait_for_function(f"() => /\\|\\s*Idle/.test({status})", timeout=budget.ms(180))
+    except Exception as err:
+        page.screenshot(path=str(FAILED_SHOT))
+        raise AssertionError(f"kernel not idle; status bar: {page.evaluate('() => ' + status)!r}"
+                             ) from err
 
 
 def cells_in_browser(page, panel, budget: Budget) -> list[dict]:
@@ -175,7 +190,11 @@ def restart_and_run_all(page, panel, n_code: int, budget: Budget, run_s: float) 
     page.wait_for_function(NO_NUMBERED_PROMPT_JS, timeout=budget.ms(10))
     menu(page, "Kernel", "Restart Kernel and Run All Cells", budget)
     page.locator(".jp-Dialog .jp-mod-accept").click(timeout=budget.ms(10))
-    page.wait_for_function(RUN_FINISHED_JS, arg=n_code, timeout=budget.ms(run_s))
+    try:
+        page.wait_for_function(RUN_FINISHED_JS, arg=n_code, timeout=budget.ms(run_s))
+    except Exception:
+        page.screenshot(path=str(FAILED_SHOT))  # what the page showed when the wait ended
+        raise
 
 
 def editor_text(cell) -> str:

@@ -24,7 +24,6 @@ import pytest
 from labpage import (
     DIRTY_JS,
     PANEL,
-    RUN_FINISHED_JS,
     Budget,
     allowed_to_raise,
     cells_in_browser,
@@ -155,12 +154,11 @@ def test_backward_slider_is_live_and_steps(lab_server, page, monkeypatch):
     n_code = sum(c.cell_type == "code" for c in nb.cells)
 
     panel = open_notebook(page, lab_server, "_check_slider.ipynb", len(nb.cells), budget)
-    menu(page, "Run", "Run All Cells", budget)
-    page.wait_for_function(RUN_FINISHED_JS, arg=n_code, timeout=budget.ms(300))
+    restart_and_run_all(page, panel, n_code, budget, run_s=300)
     cell = panel.locator(".jp-Notebook .jp-Cell").nth(at)
     slider = cell.locator(".widget-slider")
     slider.wait_for(state="visible", timeout=budget.ms(30))  # a widget, not text or a strip
-    texts = cell.locator(".widget-label-basic")
+    texts = cell.locator("div.widget-label")  # the Label widgets: readout, caption
     image = cell.locator("img.widget-image")
     assert texts.all_inner_texts() == [f"1 / {n}", frames[0].caption]
 
@@ -276,8 +274,7 @@ def test_exercise_answered_wrong_then_right(lab_server, page):
     nb = scratch_copy(lab_server, chapter, chapter.cells, "_check_exercise.ipynb")
     n_code = sum(c.cell_type == "code" for c in nb.cells)
     panel = open_notebook(page, lab_server, "_check_exercise.ipynb", len(nb.cells), budget)
-    menu(page, "Run", "Run All Cells", budget)  # the learner has run the chapter so far
-    page.wait_for_function(RUN_FINISHED_JS, arg=n_code, timeout=budget.ms(300))
+    restart_and_run_all(page, panel, n_code, budget, run_s=300)  # the chapter so far, run
     cell = panel.locator(".jp-Notebook .jp-Cell").nth(at)
     assert "not attempted yet" in cell.locator(".jp-OutputArea").inner_text()
 
