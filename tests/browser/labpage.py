@@ -115,7 +115,8 @@ def menu(page, top: str, item: str, budget: Budget) -> None:
 def open_notebook(page, server, relpath: str, n_cells: int, budget: Budget):
     """Open a served notebook; return its panel once every cell is in the page and the
     kernel has started (idle)."""
-    page.goto(server.url(f"lab/tree/{relpath}"), wait_until="domcontentloaded",
+    # ?reset: a fresh workspace, not the tabs an earlier test left open on this server
+    page.goto(server.url(f"lab/tree/{relpath}?reset"), wait_until="domcontentloaded",
               timeout=budget.ms(180))
     panel = page.locator(PANEL)
     panel.locator(".jp-Notebook .jp-Cell").first.wait_for(state="visible", timeout=budget.ms(180))
@@ -199,7 +200,10 @@ def restart_and_run_all(page, panel, n_code: int, budget: Budget, run_s: float) 
 
 def editor_text(cell) -> str:
     """The source in a cell's editor (CodeMirror 6: one .cm-line per line)."""
-    return "\n".join(cell.locator(".cm-content .cm-line").all_inner_texts()).replace("\u200b", "")
+    return cell.evaluate(
+        "c => [...c.querySelectorAll('.cm-content .cm-line')].map(l => l.textContent)"
+        ".join('\\n')"
+    ).replace("\u200b", "")
 
 
 def scratch_copy(server, source, cells, name: str) -> nbformat.NotebookNode:
