@@ -11,6 +11,12 @@ PY     := $(VENV)/bin/python
 DEP_FILES := pyproject.toml $(sort $(wildcard requirements*.txt))
 DEP_HASH  := $(shell cat $(DEP_FILES) 2>/dev/null | { sha256sum 2>/dev/null || shasum -a 256; } | cut -c1-16)
 STAMP     := $(VENV)/.installed-$(DEP_HASH)
+# The Jupyter kernel the venv provides. The notebooks' kernelspec names exactly this
+# (tests/browser/test_kernelspec.py): a different display name makes JupyterLab rewrite the
+# metadata of every notebook it opens, so closing one unedited would ask to save it.
+KERNEL_NAME    := python3
+KERNEL_DISPLAY := Python 3
+KERNEL_JSON    := $(VENV)/share/jupyter/kernels/$(KERNEL_NAME)/kernel.json
 BENCH_STAMP := $(VENV)/.bench-installed-$(DEP_HASH)
 
 # Only directories that exist are linted / tested (notebooks/ may be empty or absent).
@@ -26,7 +32,7 @@ export JUPYTER_PREFER_ENV_PATH := 1
 export JUPYTER_PLATFORM_DIRS   := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv graphviz lint test lab notebooks html bench bench-deps test-browser \
+.PHONY: help venv kernel graphviz lint test lab notebooks html bench bench-deps test-browser \
         print-stamp clean distclean
 
 help:
@@ -37,18 +43,24 @@ help:
 	@echo "make notebooks     re-execute every notebook in place (fresh kernel)"
 	@echo "make html          execute + export notebooks to build/html"
 	@echo "make bench         run benchmarks/run.py"
-	@echo "make test-browser  run tests/browser"
+	@echo "make test-browser  every notebook in JupyterLab in headless Chromium (tests/browser)"
 	@echo "make clean         remove build outputs and caches (distclean: also $(VENV))"
 
-venv: $(STAMP)
+venv: $(STAMP) kernel
 
 $(STAMP):
 	@test -x $(PY) || { echo "creating $(VENV)"; $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install -e . -r requirements-dev.txt
-	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (autograd-course)"
+	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL_NAME) --display-name "$(KERNEL_DISPLAY)"
 	@rm -f $(VENV)/.installed-*
 	@echo "$(DEP_HASH) $(DEP_FILES)" > $@
 	@echo "venv ready: $@"
+
+# (Re)install the kernelspec when it is missing or names another display name (a venv made
+# before the name was fixed), without reinstalling anything else.
+kernel: $(STAMP)
+	@grep -qF '"display_name": "$(KERNEL_DISPLAY)"' $(KERNEL_JSON) 2>/dev/null || \
+		$(PY) -m ipykernel install --sys-prefix --name $(KERNEL_NAME) --display-name "$(KERNEL_DISPLAY)"
 
 print-stamp:
 	@echo $(STAMP)
@@ -99,7 +111,10 @@ bench-deps: $(BENCH_STAMP)
 bench: venv bench-deps
 	$(PY) benchmarks/run.py
 
+# JupyterLab + Debian's Chromium (never `playwright install`) + a CJK font; see tests/browser.
 test-browser: venv graphviz
+	@bash scripts/ensure_browser.sh
+	@bash scripts/ensure_cjk_font.sh
 	$(PY) -m pytest tests/browser -q -p no:cacheprovider
 
 clean:

@@ -194,9 +194,10 @@ def test_bce_network_graph():
         ("SqueezeBackward4", "AddBackward0"),
         ("b", "AddBackward0"),
         ("MmBackward0", "SqueezeBackward4"),
-        ("constant", "MmBackward0"),  # x.unsqueeze(0): a new grad-less tensor, unnamed
+        ("x", "MmBackward0"),  # x.unsqueeze(0) was saved: a view of x, so it is x
         ("w", "MmBackward0"),
     ])
+    assert fill(by_title["x"]) == COLORS["frozen"][0] and "used as [1, 5]" in by_title["x"]
     loss.backward()
     assert f"grad {values_text(b.grad._data)}" in viz.draw_graph(loss, params={"b": b}).source
 
@@ -518,3 +519,158 @@ def test_nbval_ignores_png_bytes_but_checks_text(tmp_path):
     out = proc.stdout + proc.stderr
     assert re.search(r"PASSED good\.ipynb::Cell 0", out), out
     assert re.search(r"FAILED bad\.ipynb::Cell 0", out), out
+
+
+# --- issue 15: what the pictures say about inputs, constants and edges ---------------------------
+def test_named_inputs_are_drawn_by_name_before_and_after_backward():
+    """x and y named in params are inputs, drawn by name (grey, no grad), never as "constant":
+    x reaches MmBackward0 as x.unsqueeze(0) (a view), and after backward() the saved tensors
+    are freed, so there the names are matched by shape."""
+    x, y, w, b, z, loss = bce_network()
+    params = dict(x=x, y=y, w=w, b=b)
+    for when in ("before backward", "after backward"):
+        src = viz.draw_graph(loss, params=params, show_data=False).source
+        by_title = {title(attrs): attrs for attrs in nodes_of(src).values()}
+        assert "constant" not in by_title, (when, sorted(by_title))
+        assert fill(by_title["x"]) == COLORS["frozen"][0] == fill(by_title["y"]), when
+        assert "used as [1, 5]" in by_title["x"], when
+        pairs = titled_edges(src)
+        assert ("x", "MmBackward0") in pairs and ("y", "BinaryCrossEntropyWithLogitsBackward0") \
+            in pairs, when
+        if when == "before backward":
+            loss.backward()
+
+
+def test_an_unnamed_constant_is_not_taken_for_a_named_input():
+    x = ag.tensor([1.0, 2.0, 3.0])
+    w = ag.tensor([0.5, 0.5, 0.5], requires_grad=True)
+    c = ag.tensor([7.0, 8.0, 9.0])  # same shape as x, not named
+    out = (w * x + c).sum()
+    src = viz.draw_graph(out, params={"x": x, "w": w}).source
+    by_title = {title(attrs): attrs for attrs in nodes_of(src).values()}
+    assert ("x", "MulBackward0") in titled_edges(src)  # found exactly: Mul saved x
+    assert ("constant", "AddBackward0") in titled_edges(src)  # c stays a constant
+    # two named candidates of the constant's shape: no guess at all
+    src = viz.draw_graph((w + c).sum(), params={"x": x, "c2": c * 1}).source
+    assert ("constant", "AddBackward0") in titled_edges(src)
+    assert "data [1, 2, 3]" in by_title["x"]
+
+
+def test_number_constants_show_their_value():
+    """The 2 of `y = x + 2` (AddBackward0 saves nothing) and the 3 of `y * 3` (saved)."""
+    x = ag.ones(2, 2, requires_grad=True)
+    y = x + 2
+    out = (y * y * 3).mean()
+    src = viz.draw_graph(out, params={"x": x}).source
+    constants = {d: attrs for s, d, _ in edges_of(src)
+                 for n, attrs in nodes_of(src).items() if n == s and title(attrs) == "constant"}
+    nodes = nodes_of(src)
+    by_consumer = {title(nodes[d]): attrs for d, attrs in constants.items()}
+    assert "data 2" in by_consumer["AddBackward0"] and "data 3" in by_consumer["MulBackward0"]
+    src = viz.draw_graph((x - 0.5).sum()).source
+    assert "data 0.5" in [a for a in nodes_of(src).values() if title(a) == "constant"][0]
+    assert "constant  scalar  no grad" in viz.graph_text(out)
+
+
+def _legend_of(src: str) -> str:
+    return src[src.index("subgraph cluster_legend"):]
+
+
+def test_legend_explains_dashed_saved_and_dotted_edges():
+    a, b, q = q_graph()
+    legend = _legend_of(viz.draw_graph(q, show_saved=True).source)
+    # a and b were saved by PowBackward0: no "saved" node, but dashed edges, in the legend
+    assert 'style="dashed"' in legend and "saved for backward" in legend
+    assert 'style="dotted"' in legend and "input without gradient" in legend  # the 3
+    legend = _legend_of(viz.draw_graph(q).source)
+    assert 'style="dashed"' not in legend and "saved for backward" not in legend
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    assert 'style="dotted"' not in _legend_of(viz.draw_graph((x * x).sum()).source)
+    assert viz.draw_graph(q, show_saved=True).png().startswith(PNG_SIGNATURE)
+
+
+# --- issue 13: names and titles that Graphviz would reject ---------------------------------------
+@pytest.mark.parametrize("name", ["a\x01b", "line\nbreak", "tab\there", "nul\x00", "\x7f\x85",
+                                  "bad\ud800", "non\ufffechar", "<b>&amp;</b>", "中文"])
+def test_control_characters_in_names_and_titles_are_shown_escaped(name):
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    x.name = name
+    view = viz.draw_graph((x * 2).sum(), title=f"{name}\nsecond line")
+    png = view.png()  # dot accepted the DOT (it rejects control characters in labels)
+    assert png is not None and png.startswith(PNG_SIGNATURE)
+    src = view.source
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe]", src)
+    shown = {"a\x01b": r"a\x01b", "line\nbreak": r"line\nbreak", "tab\there": r"tab\there",
+             "nul\x00": r"nul\x00", "\x7f\x85": r"\x7f\x85", "bad\ud800": r"bad\ud800",
+             "non\ufffechar": r"non\ufffechar", "<b>&amp;</b>": "&lt;b&gt;&amp;amp;&lt;/b&gt;",
+             "中文": "中文"}[name]
+    assert f"<b>{shown}</b>" in src  # the node title
+    # the title: a newline in it breaks the line, any other control character is escaped
+    heading = "<b>line</b><br/><b>break</b>" if name == "line\nbreak" else f"<b>{shown}</b>"
+    assert f"label=<{heading}<br/><b>second line</b>>" in src
+    assert viz.draw_graph((x * 2).sum(), title=f"{name}\nsecond line").source == src
+
+
+# --- the slider: frames of one size, readout and caption alike, a picture when stored ----------
+def test_backward_frames_have_one_pixel_size_and_fixed_layout():
+    from autograd_course.viz.display import png_size
+
+    a = ag.tensor([2.0, 3.0], requires_grad=True)
+    b = ag.tensor([6.0, 4.0], requires_grad=True)
+    frames = viz.backward_steps((a * b + a).sum(), params={"a": a, "b": b})
+    captions = [f.caption for f in frames]
+    assert len({len(c) for c in captions}) > 1  # captions of different widths...
+    sizes = {png_size(f.png()) for f in frames}
+    assert len(sizes) == 1, sizes  # ...and still one picture size
+    (width, height), = sizes
+    assert width <= 960 and height <= 672  # fits a laptop window at natural size
+    assert all('dpi=96' in f.graph.source for f in frames)
+
+
+def test_slider_readout_caption_and_picture():
+    pytest.importorskip("ipywidgets")
+    from autograd_course.viz.display import png_size
+
+    a = ag.tensor([2.0, 3.0], requires_grad=True)
+    b = ag.tensor([6.0, 4.0], requires_grad=True)
+    anim = viz.animate_backward((a * b + a).sum(), params={"a": a, "b": b})
+    n = len(anim.frames)
+    assert n == 5 and anim.slider.readout is False  # the built-in 0-based readout is hidden
+    assert anim.readout.value == "1 / 5" and anim.label.value.startswith("step 1 of 5: ")
+    first = bytes(anim.image.value)
+    width, height = png_size(first)
+    assert (anim.image.layout.width, anim.image.layout.height) == (f"{width}px", f"{height}px")
+    assert anim.image.layout.object_fit == "contain"  # never stretched: natural size or less
+    bundle = anim._repr_mimebundle_()
+    assert bundle["image/png"] == first == anim.frames[0].png()  # shown before the kernel runs
+    assert bundle["text/plain"] == "<BackwardAnimation: 5 frames>"
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert set(anim._repr_mimebundle_(include={"image/png"})) == {"image/png"}
+    anim.slider.value = anim.slider.max  # the last step
+    assert anim.readout.value == "5 / 5"
+    assert anim.label.value == anim.frames[-1].caption
+    assert anim.label.value.startswith("step 5 of 5: AccumulateGrad")
+    assert "into b.grad" in anim.label.value
+    last = bytes(anim.image.value)
+    assert last != first and png_size(last) == (width, height)
+    for k in range(n):  # readout and caption count alike, 1..N
+        anim.slider.value = k
+        assert anim.label.value.startswith(f"step {anim.readout.value.replace(' / ', ' of ')}: ")
+
+
+def test_strip_fallback_without_widgets(monkeypatch):
+    """No ipywidgets (or widget=False): every frame, in order, each one a picture."""
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)
+    a = ag.tensor([2.0, 3.0], requires_grad=True)
+    b = ag.tensor([6.0, 4.0], requires_grad=True)
+    strip = viz.animate_backward((a * b + a).sum(), params={"a": a, "b": b})
+    assert isinstance(strip, viz.BackwardStrip) and len(strip.frames) == 5
+    shown = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    strip._ipython_display_()
+    bundles = [f._repr_mimebundle_() for f in shown]
+    assert all(b["image/png"].startswith(PNG_SIGNATURE) for b in bundles)
+    assert [b["text/plain"] for b in bundles] == [f"<BackwardFrame {k}/5: {f.node_name}>"
+                                                  for k, f in enumerate(shown, 1)]
+    with pytest.raises(ImportError, match="needs ipywidgets"):
+        viz.animate_backward((a * b).sum(), widget=True)

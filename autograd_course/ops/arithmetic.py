@@ -33,6 +33,14 @@ def _elementwise(fn, a, b, alpha=1):
         raise broadcast_error(a.shape, b.shape) from None
 
 
+def _keep_number(ctx, b) -> None:
+    """Keep a number operand (a 0-d tensor without grad, e.g. the 2 of ``x + 2``), which
+    Add/Sub do not save for backward, so that ``ag.viz`` can print its value:
+    ``ctx.constants`` maps input index -> 0-d array. Nothing else reads it."""
+    if b._data.ndim == 0 and not b._requires_grad:
+        ctx.constants = {1: b._data}
+
+
 class Add(Function):
     """out = a + alpha·b;  d/da = 1, d/db = alpha."""
 
@@ -41,6 +49,7 @@ class Add(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
+        _keep_number(ctx, b)
         if alpha != 1:
             return a._new(_elementwise(np.add, a, b, alpha))
         return a._new(_elementwise(np.add, a, b))
@@ -65,6 +74,7 @@ class Sub(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
+        _keep_number(ctx, b)
         if alpha != 1:
             return a._new(_elementwise(np.subtract, a, b, alpha))
         return a._new(_elementwise(np.subtract, a, b))

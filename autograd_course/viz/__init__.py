@@ -7,7 +7,8 @@
 * ``backward_steps(loss)`` / ``animate_backward(loss)``: the engine's real backward pass, one
   frame per node it runs, showing the gradients flowing out of each node.
 
-Layers: ``graph`` walks the graph into a model (iteratively), ``dot`` draws the model,
+Layers: ``graph`` walks the graph into a model (iteratively; ``inputs`` identifies the inputs
+that need no gradient, ``values`` writes numbers and shapes), ``dot`` draws the model,
 ``text`` prints it, ``steps`` records the backward pass, ``display`` decides what Jupyter
 shows (and what happens when Graphviz's ``dot`` program is missing).
 """

@@ -51,6 +51,13 @@ def strip_png_metadata(png: bytes) -> bytes:
     return b"".join(out)
 
 
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) in pixels, read from the PNG header (the IHDR chunk)."""
+    if not png.startswith(b"\x89PNG\r\n\x1a\n") or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG image")
+    return struct.unpack(">II", png[16:24])
+
+
 class GraphView(graphviz.Digraph):
     """A ``graphviz.Digraph`` that displays as PNG in Jupyter and degrades to text.
 

@@ -9,17 +9,25 @@ Colours (fill / border), one per kind of node; the legend shows the kinds presen
 =================  ==========================================
 output (root)      green     the tensors passed to draw_graph
 leaf, requires     blue      what ``.backward()`` fills ``.grad`` of
-no grad            grey      frozen leaves, constants
+no grad            grey      inputs and frozen leaves (named), constants
 intermediate       yellow    non-leaf tensors named in ``params``
 saved              orange    what a node saved for backward
 grad_fn node       white     ``MulBackward0``... (ellipses)
 =================  ==========================================
+
+Edges: solid ones carry gradients; a dotted grey one comes from an input without gradient;
+a dashed orange one (``show_saved``) joins a tensor to the node that saved it. The legend
+shows a line sample for each of the last two kinds that is drawn.
 """
 
 from __future__ import annotations
 
 import html
+import math
+import re
 from dataclasses import dataclass, field
+
+import graphviz
 
 from .display import GraphView
 from .graph import (
@@ -48,10 +56,14 @@ COLORS = {  # kind -> (fill, border)
 LEGEND = {
     OUTPUT: "output (root)",
     LEAF: "leaf, requires_grad",
-    FROZEN: "no grad (frozen, constant)",
+    FROZEN: "no grad (input, frozen, constant)",
     INTERMEDIATE: "intermediate tensor",
-    SAVED: "saved for backward",
+    SAVED: "saved tensor",
     FUNCTION: "grad_fn node",
+}
+EDGE_LEGEND = {  # edge kind -> (words, line style, colour), drawn as a line sample
+    SAVED_EDGE: ("saved for backward", "dashed", COLORS[SAVED][1]),
+    NOGRAD: ("input without gradient", "dotted", COLORS[FROZEN][1]),
 }
 RUNNING = ("#ffcdd2", "#c62828")  # the node the engine is running in a backward frame
 DONE = ("#e1bee7", "#6a1b9a")  # nodes that already ran
@@ -59,6 +71,8 @@ GRAD_NOW, GRAD_PAST, INVISIBLE = "#c62828", "#37474f", "#00000000"
 GREY = "#607d8b"
 
 FONT = "Helvetica"
+FRAME_DPI = 96  # backward frames: pixels per inch, fixed (Graphviz's PNG default, made explicit)
+FRAME_MAX_IN = "10,7"  # ... and at most 960 x 672 pixels (a bigger graph is scaled down)
 
 
 @dataclass
@@ -74,10 +88,27 @@ class FrameState:
     edge_labels: dict = field(default_factory=dict)  # edge index -> (text, "now"|"past"|"later")
     leaf_grads: dict = field(default_factory=dict)  # node id -> (text, visible)
     caption: str = ""
+    caption_width: int = 0  # points; 0: as wide as the caption
+
+
+# Characters an XML document may not hold (C0 controls, surrogates, U+FFFE/U+FFFF): Graphviz
+# rejects a label containing one. Other control characters (DEL, C1) are legal but invisible.
+_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_NAMED_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _visible(char: str) -> str:
+    """``\\n``, ``\\t``, ``\\r`` or ``\\xNN`` / ``\\uNNNN``: how Python's repr writes it."""
+    if char in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
+    """Text for an HTML-like Graphviz label: markup escaped, every control character (which
+    Graphviz would reject or not show) written as its Python escape, e.g. ``a\\nb``."""
+    return html.escape(_UNSHOWABLE.sub(lambda m: _visible(m.group()), str(text)), quote=False)
 
 
 def _font(text: str, size: int | None = None, color: str | None = None,
@@ -92,7 +123,7 @@ def _font(text: str, size: int | None = None, color: str | None = None,
 
 
 def _label(node, show_data: bool, show_grad: bool, frame: FrameState | None) -> str:
-    lines = [f"<b>{_esc(node.title)}</b>"]
+    lines = [f"<b>{_esc(node.title)}</b>" if node.title else ""]  # Graphviz refuses <b></b>
     if node.shape:
         lines.append(_font(f"{node.shape} {node.dtype}".strip(), 9, GREY))
     if show_data and node.data is not None:
@@ -130,7 +161,7 @@ def _node_attrs(node, frame: FrameState | None) -> dict:
 def _edge_attrs(edge, label) -> dict:
     attrs: dict = {}
     if edge.kind == NOGRAD:
-        attrs.update(style="dotted", color="#9e9e9e")
+        attrs.update(style="dotted", color=COLORS[FROZEN][1])
     elif edge.kind == SAVED_EDGE:
         attrs.update(style="dashed", color=COLORS[SAVED][1], arrowhead="none", constraint="false")
     elif edge.kind == MORE_EDGE:
@@ -144,8 +175,9 @@ def _edge_attrs(edge, label) -> dict:
     return attrs
 
 
-def _legend(graph: GraphView, kinds: list[str], frame: bool) -> None:
-    """One small table node: a colour swatch and a few words per kind of node drawn."""
+def _legend(graph: GraphView, kinds: list[str], edge_kinds: set, frame: bool) -> None:
+    """One small table node: a colour swatch and a few words per kind of node drawn, and a
+    line sample per kind of special edge drawn (dashed "saved", dotted "no gradient")."""
     entries = [(LEGEND[k], COLORS[k]) for k in LEGEND if k in kinds]
     if frame:
         entries += [("running now", RUNNING), ("already ran", DONE)]
@@ -155,13 +187,52 @@ def _legend(graph: GraphView, kinds: list[str], frame: bool) -> None:
             f'<tr><td bgcolor="{fill}" color="{border}" border="1" width="18" height="10" '
             f'fixedsize="true"></td><td align="left">{_font(text, 9)}</td></tr>'
         )
+    for kind, (text, style, color) in EDGE_LEGEND.items():
+        if kind in edge_kinds:  # a line sample: the bottom border of an empty cell
+            rows.append(
+                f'<tr><td border="1" sides="b" style="{style}" color="{color}" width="18" '
+                f'height="6" fixedsize="true"></td><td align="left">{_font(text, 9)}</td></tr>'
+            )
     table = (
         '<table border="1" cellborder="0" cellspacing="3" cellpadding="1" color="#cfd8dc" '
         'style="rounded">' + "".join(rows) + "</table>"
     )
     with graph.subgraph(name="cluster_legend") as legend:
-        legend.attr(style="invis", margin="0")
+        legend.attr(style="invis", margin="0", label="")  # no copy of the heading
         legend.node("legend", f"<{table}>", shape="plaintext", style="", margin="0")
+
+
+def _heading(title: str | None, frame: FrameState | None) -> str:
+    """The label above the picture: the title (one line per line of it) and a frame's caption.
+
+    A frame's caption sits in a cell of fixed width (``frame.caption_width`` points, the
+    widest caption of the run), so every frame has the same size and the same layout.
+    """
+    lines = [f"<b>{_esc(line)}</b>" if line else "" for line in re.split(r"\r?\n", title)
+             ] if title else []
+    caption = frame.caption if frame is not None else ""
+    if caption:
+        text = _font(caption, 11)
+        if frame.caption_width:
+            text = ('<table border="0" cellborder="0" cellspacing="0" cellpadding="0"><tr>'
+                    f'<td width="{frame.caption_width}" height="16" fixedsize="true">{text}'
+                    "</td></tr></table>")
+        lines.append(text)
+    return "<" + "<br/>".join(lines) + ">" if lines else ""
+
+
+def caption_width(captions: list[str]) -> int:
+    """Points needed by the widest caption, measured by Graphviz (one ``dot`` run); 0 when
+    the ``dot`` program is missing."""
+    probe = graphviz.Digraph(node_attr={"fontname": FONT, "shape": "plaintext", "margin": "0"})
+    for k, text in enumerate(captions):
+        probe.node(f"c{k}", "<" + _font(text, 11) + ">")
+    try:
+        plain = probe.pipe(format="plain", encoding="utf-8")
+    except graphviz.ExecutableNotFound:
+        return 0
+    widths = [float(line.split()[4]) for line in plain.splitlines() if line.startswith("node ")]
+    return math.ceil(max(widths, default=0) * 72) + 6  # inches -> points, and a little air
 
 
 def to_graph_view(model: GraphModel, *, direction: str = "forward", rankdir: str | None = None,
@@ -175,12 +246,11 @@ def to_graph_view(model: GraphModel, *, direction: str = "forward", rankdir: str
     rankdir = rankdir or ("BT" if backward else "TB")
     graph_attr = {"rankdir": rankdir, "fontname": FONT, "nodesep": "0.3", "ranksep": "0.35",
                   "pad": "0.2", "bgcolor": "white"}
-    caption = frame.caption if frame is not None else ""
-    heading = [f"<b>{_esc(title)}</b>"] if title else []
-    if caption:
-        heading.append(_font(caption, 11))
+    heading = _heading(title, frame)
     if heading:
-        graph_attr.update(label="<" + "<br/>".join(heading) + ">", labelloc="t", fontsize="13")
+        graph_attr.update(label=heading, labelloc="t", fontsize="13")
+    if frame is not None:  # one pixel size for every frame of a run, at most FRAME_MAX_IN
+        graph_attr.update(dpi=str(FRAME_DPI), size=FRAME_MAX_IN)
     graph = GraphView(
         name="autograd",
         graph_attr=graph_attr,
@@ -200,6 +270,7 @@ def to_graph_view(model: GraphModel, *, direction: str = "forward", rankdir: str
         graph.edge(src, dst, **_edge_attrs(edge, label))
     if legend:
         kinds = sorted({n.kind for n in model.nodes if n.kind != MORE}, key=list(LEGEND).index)
-        _legend(graph, kinds, frame is not None)
+        edge_kinds = {e.kind for e in model.edges}
+        _legend(graph, kinds, edge_kinds, frame is not None)
     return graph
 

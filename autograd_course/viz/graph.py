@@ -25,8 +25,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._backend import to_numpy
 from ..autograd.function import AccumulateGrad
+from .inputs import (
+    constant_value,
+    key_of,
+    match_frozen_inputs,
+    saved_entries,
+    shares_memory,
+    used_as,
+)
+from .values import (  # noqa: F401 (SMALL, grad_text: re-exported for the other modules)
+    SMALL,
+    dtype_text,
+    grad_text,
+    node_name,
+    shape_text,
+    values_text,
+)
 
 # Kinds of drawn node (each has its own colour in dot.py)
 OUTPUT = "output"  # a root tensor passed to draw_graph
@@ -40,7 +55,6 @@ MORE = "more"  # the summary node standing for everything past max_nodes
 # Kinds of edge. "data" edges carry gradients (in the backward direction).
 DATA, NOGRAD, SAVED_EDGE, MORE_EDGE = "data", "nograd", "saved", "more"
 
-SMALL = 6  # tensors with at most this many elements show their values
 
 
 @dataclass(eq=False)
@@ -88,56 +102,6 @@ class GraphModel:
         return result
 
 
-# --- formatting helpers -------------------------------------------------------------------
-def shape_text(shape) -> str:
-    return "scalar" if len(shape) == 0 else "[" + ", ".join(str(s) for s in shape) + "]"
-
-
-def dtype_text(np_dtype) -> str:
-    return str(np.dtype(np_dtype))  # float32, int64, bool
-
-
-def _number(v) -> str:
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    text = format(float(v), ".4g")
-    return "0" if text == "-0" else text
-
-
-def values_text(array, limit: int = SMALL) -> str | None:
-    """``[1, 2.5]`` for an array of at most ``limit`` elements, else None."""
-    if array is None:
-        return None
-    array = to_numpy(array)
-    if array.size > limit:
-        return None
-    if array.ndim == 0:
-        return _number(array.item())
-    if array.size == 0:
-        return "[]"
-    # nested brackets without recursion: join the innermost rows first, then outwards
-    rows = [_number(v) for v in array.ravel().tolist()]
-    for size in reversed(array.shape):
-        rows = ["[" + ", ".join(rows[i:i + size]) + "]" for i in range(0, len(rows), size)]
-    return rows[0]
-
-
-def grad_text(array) -> str:
-    """What an edge label shows for a gradient: its values, or its shape when it is big."""
-    if array is None:
-        return "None"
-    array = to_numpy(array)
-    text = values_text(array)
-    return text if text is not None else shape_text(array.shape)
-
-
-def node_name(fn) -> str:
-    name = fn.name()
-    return "AccumulateGrad" if isinstance(fn, AccumulateGrad) else name
-
-
 def _names(params) -> dict:
     """id(tensor) -> (name, tensor) from a dict or (name, tensor) pairs."""
     if params is None:
@@ -160,6 +124,7 @@ class _Builder:
         self.queue: deque = deque()
         self.hidden_frontier: list = []  # autograd nodes reached but not drawn
         self.hidden_extra = 0  # grad-less inputs not drawn
+        self.unknown: list = []  # (node id, (shape, dtype)) of grad-less inputs not held
         self.more_id: str | None = None
         self.roots = list(roots)
         # roots and named non-leaf tensors: consumers are linked through them
@@ -175,9 +140,7 @@ class _Builder:
             return hit[0]
         return getattr(t, "name", None)
 
-    @staticmethod
-    def key_of(t):
-        return (t.grad_fn, t._output_nr) if t.grad_fn is not None else ("leaf", id(t))
+    key_of = staticmethod(key_of)
 
     def full(self) -> bool:
         return len(self.nodes) >= self.max_nodes
@@ -259,6 +222,7 @@ class _Builder:
         while self.queue:
             fn = self.queue.popleft()
             self.visit(fn)
+        self.name_unknown_inputs()
         model = GraphModel(self.nodes, self.edges, root_ids, node_of_fn=self.node_of_fn)
         if self.more_id is not None:
             model.hidden = self.count_hidden()
@@ -269,8 +233,8 @@ class _Builder:
     def visit(self, fn) -> None:
         fid = self.node_of_fn[fn]
         metas = [m for m in getattr(fn, "_input_meta", ()) if m is not None]
-        saved = _saved_entries(fn) if hasattr(fn, "_saved") else []
-        frozen_inputs = _match_frozen_inputs(fn.next_functions, metas, saved)
+        saved = saved_entries(fn) if hasattr(fn, "_saved") else []
+        frozen_inputs = match_frozen_inputs(fn.next_functions, metas, saved)
         for i, (nxt, nr) in enumerate(fn.next_functions):
             if nxt is None:
                 self.grad_less_input(fn, fid, i, metas, frozen_inputs.get(i))
@@ -291,6 +255,10 @@ class _Builder:
             self.saved_tensors(fn, fid, saved)
 
     def grad_less_input(self, fn, fid: str, i: int, metas, tensor) -> None:
+        meta = metas[i] if i < len(metas) else ((), np.float32)
+        named = self.named_saved_input(tensor) if tensor is not None else None
+        if named is not None:
+            tensor = named
         if tensor is not None and self.key_of(tensor) in self.tensor_ids:
             self.add_edge(self.tensor_ids[self.key_of(tensor)], fid, NOGRAD, consumer=fn, slot=i)
             return
@@ -299,12 +267,58 @@ class _Builder:
             self.add_edge(self.more_node(), fid, MORE_EDGE)
             return
         if tensor is not None:
-            nid = self.tensor_node(tensor, FROZEN, "constant")
+            nid = self.tensor_node(tensor, FROZEN, "constant",
+                                   note=used_as(tensor, meta) if named is not None else "")
         else:
-            shape, dtype = metas[i] if i < len(metas) else ((), np.float32)
-            nid = self.add_node(FROZEN, "constant", shape=shape_text(shape),
-                                dtype=dtype_text(dtype))
+            value = constant_value(fn, i)
+            nid = self.add_node(FROZEN, "constant", shape=shape_text(meta[0]),
+                                dtype=dtype_text(meta[1]),
+                                data=values_text(value) if value is not None else None)
+            if value is None:
+                self.unknown.append((nid, meta))
         self.add_edge(nid, fid, NOGRAD, consumer=fn, slot=i)
+
+    def named_grad_less(self) -> list:
+        return [t for _, t in self.names.values() if t.grad_fn is None and not t.requires_grad]
+
+    def named_saved_input(self, tensor):
+        """The tensor named in ``params`` that a saved grad-less input is: the saved tensor
+        itself, or the named tensor it is a view of (``matmul`` saves ``x.unsqueeze(0)``,
+        which shares x's memory). None when it is neither."""
+        for t in self.named_grad_less():
+            if t is tensor or shares_memory(t, tensor):
+                return t
+        return None
+
+    def name_unknown_inputs(self) -> None:
+        """After the walk: name the grad-less inputs the graph does not hold (not saved, or
+        saved tensors freed by ``backward()``) after a tensor in ``params``, when that is
+        unambiguous: exactly one named grad-less tensor, not found in the graph otherwise,
+        has the input's shape and dtype (or, failing that, its number of elements: a
+        reshaped view), and it is the only such candidate for exactly one unknown input."""
+        free = [t for t in self.named_grad_less() if self.key_of(t) not in self.tensor_ids]
+        chosen: dict = {}  # id(named tensor) -> [(node, meta), ...]
+        for nid, meta in self.unknown:
+            shape, dtype = tuple(meta[0]), np.dtype(meta[1])
+            same_dtype = [t for t in free if t._data.dtype == dtype]
+            size = int(np.prod(shape, dtype=np.int64))
+            same_shape = [t for t in same_dtype if tuple(t._data.shape) == shape]
+            same_size = [t for t in same_dtype if t._data.size == size]
+            for found in (same_shape, same_size):
+                if found:
+                    if len(found) == 1:
+                        chosen.setdefault(id(found[0]), []).append((found[0], nid, meta))
+                    break
+        for matches in chosen.values():
+            if len(matches) != 1:
+                continue  # one name, several unknown inputs: which one is it? Say nothing.
+            tensor, nid, meta = matches[0]
+            node = self.nodes[int(nid[1:])]
+            node.title, node.named, node.tensor = self.name_of(tensor), True, tensor
+            node.shape, node.dtype = shape_text(tensor._data.shape), dtype_text(tensor._data.dtype)
+            node.data = values_text(tensor._data)
+            node.note = used_as(tensor, meta)
+            self.tensor_ids[self.key_of(tensor)] = nid
 
     def saved_tensors(self, fn, fid: str, saved) -> None:
         if getattr(fn, "_released", False):
@@ -343,38 +357,6 @@ class _Builder:
                 elif nxt not in seen and nxt not in self.node_of_fn:
                     stack.append(nxt)
         return count
-
-
-def _saved_entries(fn) -> list:
-    """(key, tensor or None, array) for each tensor ``fn`` saved, read without unpacking.
-
-    Unpacking would check versions and rebuild tensors; the viewer only looks.
-    """
-    entries = []
-    for s in getattr(fn, "_saved", None) or ():
-        if not hasattr(s, "output_nr"):
-            continue  # a saved None
-        if s.output_nr is None:
-            t = s.tensor
-            entries.append((_Builder.key_of(t), t, t._data))
-        else:
-            entries.append(((fn, s.output_nr), None, s.data))
-    return entries
-
-
-def _match_frozen_inputs(next_functions, metas, saved) -> dict:
-    """Input index -> the saved tensor that must be that grad-less input, when unambiguous."""
-    candidates = [t for _, t, _ in saved if t is not None and t.grad_fn is None
-                  and not t.requires_grad]
-    found = {}
-    slots = [i for i, (nxt, _) in enumerate(next_functions) if nxt is None and i < len(metas)]
-    for i in slots:
-        shape, dtype = metas[i]
-        same_slots = [j for j in slots if metas[j] == metas[i]]
-        matches = [t for t in candidates if t.shape == shape and t._data.dtype == dtype]
-        if len(same_slots) == 1 and len(matches) == 1:
-            found[i] = matches[0]
-    return found
 
 
 def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 200) -> GraphModel:

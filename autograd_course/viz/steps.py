@@ -7,8 +7,9 @@ Each record becomes one frame of the same picture: the node being run is red, th
 sends to its inputs label the edges out of it, the nodes that already ran are purple, and a
 leaf's ``grad`` line appears when its ``AccumulateGrad`` runs.
 
-Every frame carries every gradient label (the ones not computed yet are transparent), so all
-frames have the same layout and stepping through them moves only the highlight.
+Every frame carries every gradient label (the ones not computed yet are transparent), and its
+caption sits in a box as wide as the widest caption, so all frames have the same layout and
+the same pixel size: stepping through them moves only the highlight, never the picture.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from __future__ import annotations
 from .._backend import to_numpy
 from ..autograd import engine
 from ..autograd.function import AccumulateGrad
-from .display import INSTALL_HINT
-from .dot import FrameState, to_graph_view
+from .display import INSTALL_HINT, png_size
+from .dot import FrameState, caption_width, to_graph_view
 from .graph import LEAF, GraphModel, build_model, grad_text, node_name
 from .text import model_text
 
@@ -80,6 +81,14 @@ class _Steps:
         self.model, self.records, self.before = model, records, before
         self.frame_of = {rec[0]: k for k, rec in enumerate(records)}
         self.text = model_text(model)  # what a frame's graph shows without `dot`
+        self._caption_width: int | None = None
+
+    def caption_width(self) -> int:
+        """Points for the caption box of every frame: the widest caption (measured once)."""
+        if self._caption_width is None:
+            self._caption_width = caption_width([self.caption(k)
+                                                 for k in range(len(self.records))])
+        return self._caption_width
 
     def caption(self, k: int) -> str:
         node, grad_outputs, grad_inputs, _ = self.records[k]
@@ -92,7 +101,7 @@ class _Steps:
 
     def draw(self, k: int):
         model, records, frame_of = self.model, self.records, self.frame_of
-        state = FrameState(caption=self.caption(k))
+        state = FrameState(caption=self.caption(k), caption_width=self.caption_width())
         state.current = model.node_of_fn.get(records[k][0])
         state.done = {model.node_of_fn[r[0]] for r in records[:k] if r[0] in model.node_of_fn}
         for i, edge in enumerate(model.edges):
@@ -154,20 +163,33 @@ def backward_steps(root, gradient=None, retain_graph: bool = False,
 
 
 class BackwardAnimation:
-    """A slider over the frames (ipywidgets): drag it to watch the gradients flow."""
+    """A slider over the frames (ipywidgets): drag it to watch the gradients flow.
+
+    The readout next to the slider counts like the captions, ``1 / N`` ... ``N / N`` (the
+    slider's own value is the frame index, 0 ... N-1, and its built-in readout is hidden).
+    The picture is shown at its natural size in a box of the frames' size (all frames have
+    one size), so moving the slider neither zooms the graph nor moves the page.
+    Where no widget can be shown (a notebook opened before its kernel runs, nbconvert's
+    HTML), the first frame's PNG, stored next to the widget in the output, is shown instead.
+    """
 
     def __init__(self, frames: list[BackwardFrame], widgets) -> None:
         self.frames = frames
         self.slider = widgets.IntSlider(value=0, min=0, max=len(frames) - 1, description="step",
-                                        continuous_update=True)
+                                        readout=False, continuous_update=True)
+        self.readout = widgets.Label()
         self.label = widgets.Label()
-        self.image = widgets.Image(format="png")
+        width, height = png_size(frames[0].png())
+        self.image = widgets.Image(format="png", layout=widgets.Layout(
+            width=f"{width}px", height=f"{height}px", max_width="100%", object_fit="contain"))
         self.slider.observe(self._show, names="value")
-        self.widget = widgets.VBox([self.slider, self.label, self.image])
+        self.widget = widgets.VBox([widgets.HBox([self.slider, self.readout]), self.label,
+                                    self.image])
         self._show()
 
     def _show(self, change=None) -> None:
         frame = self.frames[self.slider.value]
+        self.readout.value = f"{frame.index + 1} / {frame.total}"
         self.label.value = frame.caption
         self.image.value = frame.png()
 
@@ -176,7 +198,12 @@ class BackwardAnimation:
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs) -> dict:
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        bundle["image/png"] = self.frames[self.slider.value].png()  # where no widget can show
         bundle["text/plain"] = repr(self)  # the widget's own repr would hold the image bytes
+        if include:
+            bundle = {k: v for k, v in bundle.items() if k in include}
+        if exclude:
+            bundle = {k: v for k, v in bundle.items() if k not in exclude}
         return bundle
 
 

@@ -28,10 +28,12 @@ NEEDED = [
     "README.md",
     "scripts/ensure_graphviz.sh",
     "scripts/ensure_browser.sh",
+    "scripts/ensure_cjk_font.sh",
     "tests/conftest.py",
     "tests/nbval_sanitize.cfg",
     "tests/browser/conftest.py",
     "tests/browser/test_lab.py",
+    "tests/browser/labpage.py",
     "notebooks/03_computation_graph.ipynb",
 ]
 MAKE_FLAGS = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR"}

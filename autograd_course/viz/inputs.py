@@ -1,0 +1,72 @@
+"""What the graph keeps about a node's inputs that need no gradient, read without unpacking.
+
+A grad-less input is a ``(None, 0)`` edge: the node keeps only its shape and dtype
+(``_input_meta``). These helpers find more where the graph holds it: a tensor the node saved
+for backward that must be that input, a named tensor it is a view of, or the number an
+``Add``/``Sub`` kept (``node.constants``).
+"""
+
+from __future__ import annotations
+
+from .values import shape_text
+
+
+def key_of(t):
+    """What identifies a drawn tensor: (its grad_fn, output number), or the leaf itself."""
+    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else ("leaf", id(t))
+
+
+def saved_entries(fn) -> list:
+    """(key, tensor or None, array) for each tensor ``fn`` saved, read without unpacking.
+
+    Unpacking would check versions and rebuild tensors; the viewer only looks.
+    """
+    entries = []
+    for s in getattr(fn, "_saved", None) or ():
+        if not hasattr(s, "output_nr"):
+            continue  # a saved None
+        if s.output_nr is None:
+            t = s.tensor
+            entries.append((key_of(t), t, t._data))
+        else:
+            entries.append(((fn, s.output_nr), None, s.data))
+    return entries
+
+
+def shares_memory(a, b) -> bool:
+    """Whether two tensors' arrays may overlap in memory (one is a view of the other)."""
+    xa, xb = a._data, b._data
+    if xa is xb:
+        return True
+    if type(xa) is not type(xb):
+        return False
+    may_share = getattr(a._xp, "may_share_memory", None)
+    return bool(may_share(xa, xb)) if may_share is not None else False
+
+
+def used_as(tensor, meta) -> str:
+    """A note when a named input entered the node reshaped (e.g. as ``[1, 5]``)."""
+    shape = tuple(meta[0])
+    return f"used as {shape_text(shape)}" if tuple(tensor._data.shape) != shape else ""
+
+
+def constant_value(fn, i: int):
+    """The value of grad-less input ``i`` when the node kept it (``fn.constants``: input
+    index -> array, for a number like the 2 in ``x + 2``), else None."""
+    kept = getattr(fn, "constants", None)
+    return kept.get(i) if kept else None
+
+
+def match_frozen_inputs(next_functions, metas, saved) -> dict:
+    """Input index -> the saved tensor that must be that grad-less input, when unambiguous."""
+    candidates = [t for _, t, _ in saved if t is not None and t.grad_fn is None
+                  and not t.requires_grad]
+    found = {}
+    slots = [i for i, (nxt, _) in enumerate(next_functions) if nxt is None and i < len(metas)]
+    for i in slots:
+        shape, dtype = metas[i]
+        same_slots = [j for j in slots if metas[j] == metas[i]]
+        matches = [t for t in candidates if t.shape == shape and t._data.dtype == dtype]
+        if len(same_slots) == 1 and len(matches) == 1:
+            found[i] = matches[0]
+    return found
