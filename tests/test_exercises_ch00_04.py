@@ -617,3 +617,27 @@ def test_ch04_two_losses(capsys):
 def test_function_exercises_name_a_missing_return(capsys, check):
     _, line = verdict_of(capsys, check, _forgot_return)
     assert line.startswith("not quite: _forgot_return() returned None"), line
+
+
+# --- the installation check, moved out of chapter 0 ---------------------------------------------
+def test_setup_check_reports_every_part():
+    from autograd_course.utils.setup_check import PARTS, check_installation
+
+    lines = []
+    report = check_installation(show=lines.append)
+    assert report["autograd_course"] == (True, f"version {ag.__version__}")
+    assert set(report) == {"autograd_course", "Graphviz `dot`", "GPU (CuPy)"} | {
+        p[0] for p in PARTS}
+    assert len(lines) == len(report)
+    for line, (name, (found, _)) in zip(lines, report.items()):
+        assert name in line and line.startswith("ok" if found else ("--", "MISSING"))
+
+
+def test_setup_check_never_raises_for_a_missing_module(monkeypatch):
+    from autograd_course.utils import setup_check
+
+    monkeypatch.setattr(setup_check, "PARTS", [("no_such_module_xyz", "nothing", "pip it", False)])
+    lines = []
+    report = setup_check.check_installation(show=lines.append)
+    assert report["no_such_module_xyz"] == (False, "nothing")
+    assert any(line.startswith("MISSING") and "fix: pip it" in line for line in lines)
