@@ -65,7 +65,7 @@ def _predict_reference():
 
 @checker
 def check_predict_grad(answer: Any) -> None:
-    """Exercise 1.2: the learner's x.grad for ``out = ((x * 3) ** 2).sum()``, found by hand.
+    """Exercise 1.5: the learner's x.grad for ``out = ((x * 3) ** 2).sum()``, found by hand.
 
     ``answer`` may be a tensor, a nested list or an array of shape (2, 2). A formula written
     with the exercise's ``x`` (such as ``18 * x``) is a hand derivation too, so a ``grad_fn``
@@ -116,7 +116,7 @@ def _as_name_set(value: Any, what: str) -> set:
 
 @checker
 def check_leaves(leaves: Any, gets_grad: Any) -> None:
-    """Exercise 1.3: which of a..e are leaves, and which leaves get a .grad after backward."""
+    """Exercise 1.6: which of a..e are leaves, and which leaves get a .grad after backward."""
     require_attempt(leaves)
     require_attempt(gets_grad)
     true_leaves, true_grad = _leaf_reference()
@@ -155,7 +155,7 @@ def _result(value: Any, op: Any, what: str) -> Any:
 
 @checker
 def check_value_mul(value_cls: Any) -> None:
-    """Exercise 1.4: ``Value.__mul__``: out.data = a·b, and its ``_backward`` sends
+    """Exercise 1.2: ``Value.__mul__``: out.data = a·b, and its ``_backward`` sends
     b·out.grad to a and a·out.grad to b."""
     require_attempt(value_cls)
     a, b = value_cls(2.0), value_cls(-3.0)
@@ -185,7 +185,7 @@ def check_value_mul(value_cls: Any) -> None:
 
 @checker
 def check_manual_backward(a: Any, b: Any, c: Any, d: Any, L: Any) -> None:
-    """Exercise 1.5: after running L's and d's ``_backward`` by hand, in the right order, for
+    """Exercise 1.3: after running L's and d's ``_backward`` by hand, in the right order, for
     d = a * b and L = d + c: a.grad = b, b.grad = a, c.grad = d.grad = 1."""
     for v in (a, b, c, d, L):
         require_attempt(v)
@@ -211,7 +211,7 @@ def check_manual_backward(a: Any, b: Any, c: Any, d: Any, L: Any) -> None:
 
 @checker
 def check_value_accumulates(value_cls: Any) -> None:
-    """Exercise 1.6: a Value used twice gets the sum of both contributions.
+    """Exercise 1.4: a Value used twice gets the sum of both contributions.
 
     b = a + a must give a.grad = 2 and p = a * a must give a.grad = 2a: the local backward
     rules must *add* into ``.grad`` (``+=``), not overwrite it (``=``).
