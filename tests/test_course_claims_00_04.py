@@ -150,6 +150,17 @@ else:
 a3 = torch.tensor([2.0, 3.0], requires_grad=True); (3 * a3**3).backward(torch.tensor([1.0, 0.5]))
 print(a3.grad)
 """,
+    "ch02 the gradient must have exactly the output's shape (no broadcasting either way)": """
+import torch
+a = torch.tensor([2.0, 3.0], requires_grad=True)
+for g in (torch.tensor([1.0]), torch.ones(2, 2), torch.tensor(1.0), torch.ones(3)):
+    try:
+        (3 * a**3).backward(g)
+    except RuntimeError as e:
+        print("RuntimeError:", e)
+    else:
+        raise AssertionError("expected a RuntimeError")
+""",
     "ch02 one-hot rows build J; backward(v) is v^T J; grad() returns it; L = sum y^2": """
 import torch
 def f(x):
@@ -347,6 +358,21 @@ def test_ch03_nodes_save_what_the_chapter_says(torch_oracle):
     assert saved == {"mul": ["_saved_other", "_saved_self"], "add": ["_saved_alpha"],
                      "sum": ["_saved_self_sym_sizes"]}  # Add keeps a number, Sum a shape
     assert torch.equal(c.grad_fn._saved_self, a) and torch.equal(c.grad_fn._saved_other, b)
+
+
+def test_ch04_nodes_keep_what_the_chapter_says(torch_oracle):
+    """Section 4: the loss node keeps z and y; the matrix product keeps x (w is not needed)."""
+    torch = torch_oracle
+    torch.manual_seed(0)
+    x, y = torch.ones(5), torch.zeros(3)
+    w = torch.randn(5, 3, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    z = x @ w + b
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+    assert torch.equal(loss.grad_fn._saved_self, z) and torch.equal(loss.grad_fn._saved_target, y)
+    mm = z.grad_fn.next_functions[0][0].next_functions[0][0]
+    assert mm.name() == "MmBackward0"
+    assert torch.equal(mm._saved_self, x.unsqueeze(0)) and mm._saved_mat2 is None
 
 
 def test_ch03_backward_order_and_gradients_per_node(torch_oracle):
