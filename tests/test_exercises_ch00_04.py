@@ -641,3 +641,84 @@ def test_setup_check_never_raises_for_a_missing_module(monkeypatch):
     report = setup_check.check_installation(show=lines.append)
     assert report["no_such_module_xyz"] == (False, "nothing")
     assert any(line.startswith("MISSING") and "fix: pip it" in line for line in lines)
+
+
+# --- the remaining hints of the Value checkers ----------------------------------------------------
+def test_ch01_value_mul_forward_and_children_hints(capsys):
+    class WrongForward(_value_with(_mul_right)):
+        def __mul__(self, other):
+            out = super().__mul__(other)
+            out.data = self.data + other.data
+            return out
+
+    class Orphan(_value_with(_mul_right)):
+        def __mul__(self, other):
+            out = super().__mul__(other)
+            out._prev = ()
+            return out
+
+    assert_hint(capsys, ch01.check_value_mul, WrongForward, "the forward is self.data * ")
+    assert_hint(capsys, ch01.check_value_mul, Orphan, "remember both inputs")
+    assert_hint(capsys, ch01.check_value_mul, _value_with(
+        lambda a, b, out: (_set(a, 1.0), _set(b, 1.0))), "expected a.grad = -7.5")
+
+
+def test_ch01_manual_backward_start_hints(capsys):
+    V = _value_with(_mul_right)
+    a, b, c, d, L = _manual(V, "Ld")
+    L.grad = 0.5
+    _, line = verdict_of(capsys, ch01.check_manual_backward, a, b, c, d, L)
+    assert "L.grad = 1" in line
+    a, b, c, d, L = _manual(_value_with(_mul_right, _add_accumulates), "LL")
+    _, line = verdict_of(capsys, ch01.check_manual_backward, a, b, c, d, L)
+    assert "run L._backward() once" in line
+
+
+def test_ch01_value_accumulates_other_values(capsys):
+    def add_triples(a, b, out):
+        a.grad += 3 * out.grad
+        b.grad += 3 * out.grad
+
+    _, line = verdict_of(capsys, ch01.check_value_accumulates, _value_with(_mul_right,
+                                                                          add_triples))
+    assert "after b = a + a; expected 2" in line
+
+
+def test_ch02_value_pow_tanh_forward_hints(capsys):
+    class WrongPow(_pow_tanh(_pow_right, _tanh_right)):
+        def __pow__(self, k):
+            out = super().__pow__(k)
+            out.data = self.data * k
+            return out
+
+    class WrongTanh(_pow_tanh(_pow_right, _tanh_right)):
+        def tanh(self):
+            out = super().tanh()
+            out.data = self.data
+            return out
+
+    assert_hint(capsys, ch02.check_value_pow_tanh, WrongPow, "x ** 3 at x = 0.7 gave")
+    assert_hint(capsys, ch02.check_value_pow_tanh, WrongTanh, "math.tanh")
+
+
+def test_ch03_value_backward_more_hints(capsys):
+    check = ch03.check_value_backward
+
+    class ExpNoReturn(_value_engine()):
+        def exp(self):
+            type(self)(2.0)  # builds something, returns nothing
+
+    class WrongExpForward(_value_engine()):
+        def exp(self):
+            out = super().exp()
+            out.data = self.data
+            return out
+
+    class ReturnsSomething(_value_engine()):
+        def backward(self):
+            super().backward()
+            return self.grad
+
+    assert_hint(capsys, check, ExpNoReturn, "exp() returned None")
+    assert_hint(capsys, check, WrongExpForward, "exp() at 0.5 gave")
+    assert_hint(capsys, check, ReturnsSomething, "return nothing")
