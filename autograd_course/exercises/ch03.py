@@ -137,7 +137,13 @@ def check_clip_hook(clip_hook: Any) -> None:
     require_attempt(clip_hook)
     if has_placeholder_body(clip_hook):
         raise NotAttempted
-    (x,) = random_inputs((6,), low=-1.0, high=1.0)
+    from .. import float64, tensor
+
+    rng = np.random.default_rng()
+    big = rng.uniform(0.2, 1.0, size=3) * np.array([1.0, -1.0, -1.0])  # |2h| > 1: clipped
+    small = rng.uniform(-0.15, 0.15, size=3)                           # |2h| < 1: kept
+    x = tensor(rng.permutation(np.concatenate([big, small])), dtype=float64,
+               requires_grad=True)
     h = x * 3
     h.register_hook(clip_hook)
     (h ** 2).sum().backward()
