@@ -674,6 +674,11 @@ def test_ch01_manual_backward_start_hints(capsys):
     assert "run L._backward() once" in line
 
 
+def test_ch01_manual_backward_needs_mul_first(capsys):
+    _, line = verdict_of(capsys, ch01.check_manual_backward, *_manual(_value_with(), "Ld"))
+    assert "finish exercise 1.2" in line
+
+
 def test_ch01_value_accumulates_other_values(capsys):
     def add_triples(a, b, out):
         a.grad += 3 * out.grad

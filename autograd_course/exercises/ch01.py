@@ -196,6 +196,9 @@ def check_manual_backward(a: Any, b: Any, c: Any, d: Any, L: Any) -> None:
     if not (_close(c.grad, 1.0) and _close(d.grad, 1.0)):
         raise Mismatch(f"c.grad and d.grad should be 1 (L = d + c), got {c.grad:g} and "
                        f"{d.grad:g}: run L._backward() once")
+    if _close(a.grad, 0.0) and _close(b.grad, 0.0) and has_placeholder_body(d._backward):
+        raise Mismatch("d = a * b has no backward rule yet: finish exercise 1.2 (__mul__'s "
+                       "_backward) first")
     if _close(a.grad, 0.0) and _close(b.grad, 0.0):
         raise Mismatch("a and b got nothing: call d._backward() too, and only after "
                        "L._backward() has filled d.grad")
