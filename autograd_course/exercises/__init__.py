@@ -7,7 +7,9 @@ Use them from a chapter notebook::
 
 Each checker prints one line: ``correct``, ``not attempted yet`` (the cell still holds its
 placeholder) or ``not quite: <hint>``. It never raises for a wrong answer. The shared machinery
-(verdicts, placeholder detection, comparisons with hints, gradcheck) is in ``_common``.
+(verdicts, placeholder detection, comparisons with hints, gradcheck, isolation of the learner's
+code) is in ``_common``; ``value`` holds the reference scalar ``Value`` that learners grow in
+chapters 1-3 and that chapter 9 compares with the package.
 """
 
 from ._common import Mismatch, NotAttempted, Verdict, checker

@@ -10,11 +10,14 @@ below do both for you). The decorator turns that into exactly one printed line:
 - ``not quite: <hint>``          something is wrong, and the hint says what.
 
 A checker never raises for a wrong answer, so the committed notebooks (placeholders in place)
-run top to bottom and pass nbval.
+run top to bottom and pass nbval. It also isolates the learner's code: whatever it raises
+(``sys.exit`` and exceptions whose message cannot be printed included) becomes a hint, and
+grad mode is restored afterwards, so one checker cannot break the next.
 """
 
 from __future__ import annotations
 
+import dis
 import functools
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -75,25 +78,56 @@ def checker(fn: Callable[..., Any]) -> Callable[..., Verdict]:
     """Turn a check function into a checker that prints one verdict and never raises.
 
     The wrapped function returns nothing (or a short remark) when the answer is right, and
-    raises NotAttempted / Mismatch otherwise. Any other exception came from the learner's code
-    and is reported as a hint naming the exception.
+    raises NotAttempted / Mismatch otherwise. Anything else came from the learner's code: every
+    BaseException except KeyboardInterrupt (so ``sys.exit()`` too) is reported as a hint that
+    names it. Grad mode is put back as it was, whatever the learner's code did to it.
     """
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs) -> Verdict:
+        from ..autograd import grad_mode
+
+        saved = (grad_mode.state.enabled, grad_mode.state.inference)
         try:
             note = fn(*args, **kwargs)
         except NotAttempted:
             return not_attempted()
         except Mismatch as e:
-            return not_quite(str(e))
+            return not_quite(_safe_str(e))
         except NotImplementedError:
             return not_attempted()
-        except Exception as e:  # noqa: BLE001 - the learner's code may raise anything
-            return not_quite(f"your code raised {type(e).__name__}: {e}")
-        return correct(note or "")
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # noqa: BLE001 - the learner's code may raise anything
+            return not_quite(describe_exception(e))
+        finally:
+            grad_mode.state.enabled, grad_mode.state.inference = saved
+        return correct(note if isinstance(note, str) else "")
 
     return wrapper
+
+
+def _safe_str(e: BaseException) -> str:
+    """``str(e)``, or a note saying it could not be made (a broken ``__str__``)."""
+    try:
+        return str(e)
+    except BaseException:  # noqa: BLE001 - __str__ is the learner's code too
+        return "(its message could not be printed: its __str__ raised an error)"
+
+
+def describe_exception(e: BaseException) -> str:
+    """One hint line for an exception that escaped the learner's code."""
+    try:
+        name = type(e).__name__
+    except BaseException:  # noqa: BLE001
+        name = "an exception"
+    if isinstance(e, SystemExit):
+        return ("your code called sys.exit() (or raised SystemExit), which would stop the "
+                "whole program: return a value instead")
+    if isinstance(e, GeneratorExit):
+        return "your code raised GeneratorExit: return a value instead"
+    text = _safe_str(e)
+    return f"your code raised {name}: {text}" if text else f"your code raised {name}"
 
 
 # --- placeholders ---------------------------------------------------------------------------
@@ -109,18 +143,89 @@ def require_attempt(value: Any) -> Any:
     return value
 
 
-def call_learner(fn: Callable[..., Any], *args, allow_none: bool = False, **kwargs) -> Any:
-    """Call the learner's function; a placeholder body (NotImplementedError, ``...``) is
-    NotAttempted. ``None`` counts as a placeholder too unless ``allow_none``."""
+# Instructions a function whose body is only ``...``, ``pass`` or a docstring is made of.
+_TRIVIAL_OPS = {"RESUME", "NOP", "LOAD_CONST", "RETURN_VALUE", "RETURN_CONST", "POP_TOP",
+                "CACHE"}
+
+
+def has_placeholder_body(fn: Any) -> bool:
+    """True when ``fn``'s body does nothing (only ``...``, ``pass`` or a docstring).
+
+    Decided from the bytecode, so it works for functions typed into a notebook cell too.
+    Callables without Python bytecode (builtins, classes) count as having a body.
+    """
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if code is None:
+        return False
+    return all(ins.opname in _TRIVIAL_OPS for ins in dis.get_instructions(code))
+
+
+def returned_none(fn: Any) -> Mismatch:
+    """The hint for a function with a body but no ``return`` (it gave back None)."""
+    name = getattr(fn, "__name__", "your function")
+    return Mismatch(f"{name}() returned None: its body runs but has no `return` (or returns "
+                    "nothing); end it with `return <your result>`")
+
+
+def call_learner(fn: Callable[..., Any], *args, allow_none: bool = False,
+                 copy_args: bool = False, **kwargs) -> Any:
+    """Call the learner's function and return its result.
+
+    A placeholder (``...`` instead of a function, a body that raises NotImplementedError, or a
+    body that is only ``...``/``pass``) is NotAttempted. A real body that returns None is a
+    Mismatch saying so, unless ``allow_none``. With ``copy_args``, tensor arguments are passed as
+    copies (leaves with the same ``requires_grad``), so the learner cannot change the checker's
+    data in place.
+    """
     if is_placeholder(fn):
         raise NotAttempted
+    if copy_args:
+        args = tuple(copy_tensor(a) for a in args)
     try:
         result = fn(*args, **kwargs)
     except NotImplementedError as e:
         raise NotAttempted from e
-    if result is Ellipsis or (result is None and not allow_none):
+    if result is Ellipsis:
         raise NotAttempted
+    if result is None and not allow_none:
+        if has_placeholder_body(fn):
+            raise NotAttempted
+        raise returned_none(fn)
     return result
+
+
+def copy_tensor(value: Any) -> Any:
+    """A fresh leaf with the same data and ``requires_grad`` (other values unchanged)."""
+    from ..tensor import Tensor
+
+    if not isinstance(value, Tensor):
+        return value
+    return value.detach().clone().requires_grad_(value.requires_grad)
+
+
+def learner_grads(function_cls: Any, inputs: list, grad_output: Any) -> tuple:
+    """The gradients a learner's ``Function`` sends to ``inputs`` for ``grad_output``.
+
+    The learner's ``backward`` receives a copy of ``grad_output``: a correct backward may write
+    into its argument in place (PyTorch allows it), and the checker keeps the original to
+    compute the expected answer. A placeholder forward/backward is NotAttempted.
+    """
+    from ..autograd.engine import grad
+
+    try:
+        out = function_cls.apply(*inputs)
+    except NotImplementedError as e:
+        raise NotAttempted from e
+    if out is None or out is Ellipsis:
+        raise NotAttempted
+    try:
+        return grad(out, inputs, copy_tensor(grad_output), allow_unused=True)
+    except NotImplementedError as e:
+        raise NotAttempted from e
+    except TypeError as e:
+        if "ellipsis" in str(e):
+            raise NotAttempted from e
+        raise
 
 
 # --- comparing values -----------------------------------------------------------------------

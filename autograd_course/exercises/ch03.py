@@ -1,4 +1,6 @@
-"""Chapter 3 exercises: walk a graph to its leaves; predict the graph a loop builds."""
+"""Chapter 3 exercises: walk a graph to its leaves; predict the graph a loop builds; change a
+gradient on its way with a hook; give the learner's ``Value`` ``exp`` and its own
+``backward()``."""
 
 from __future__ import annotations
 
@@ -6,7 +8,17 @@ from typing import Any
 
 import numpy as np
 
-from ._common import Mismatch, call_learner, checker, random_inputs, require_attempt
+from ._common import (
+    Mismatch,
+    NotAttempted,
+    call_learner,
+    checker,
+    has_placeholder_body,
+    random_inputs,
+    require_attempt,
+    returned_none,
+    to_numpy,
+)
 
 
 def _graphs():
@@ -110,3 +122,106 @@ def check_loop_graph(n_mul_nodes: Any, x_grad: Any) -> None:
         raise Mismatch(f"too {direction} nodes: the loop keeps doubling while y.sum() < 100; "
                        "count the doublings (one MulBackward0 each)")
     compare_tensors(x_grad, x.grad, "your x.grad")
+
+
+# --- hooks ---------------------------------------------------------------------------------
+CLIP = 1.0
+
+
+@checker
+def check_clip_hook(clip_hook: Any) -> None:
+    """Exercise 3.3: a tensor hook that clips the gradient passing through h to [-1, 1].
+
+    With h = 3x, L = sum(h²) and the hook on h: x.grad = 3 · clip(2h, -1, 1).
+    """
+    require_attempt(clip_hook)
+    if has_placeholder_body(clip_hook):
+        raise NotAttempted
+    from .. import float64, tensor
+
+    rng = np.random.default_rng()
+    big = rng.uniform(0.2, 1.0, size=3) * np.array([1.0, -1.0, -1.0])  # |2h| > 1: clipped
+    small = rng.uniform(-0.15, 0.15, size=3)                           # |2h| < 1: kept
+    x = tensor(rng.permutation(np.concatenate([big, small])), dtype=float64,
+               requires_grad=True)
+    h = x * 3
+    h.register_hook(clip_hook)
+    (h ** 2).sum().backward()
+    upstream = 2 * to_numpy(h)
+    got = to_numpy(x.grad)
+    if np.allclose(got, 3 * upstream):
+        raise Mismatch("the gradient came through unchanged: a hook must *return* the new "
+                       "gradient (returning None keeps the old one)")
+    if np.allclose(got, 3 * np.clip(upstream, 0, CLIP)) or \
+            np.allclose(got, 3 * np.minimum(upstream, CLIP)):
+        raise Mismatch("clip both ways: negative gradients below -1 become -1 "
+                       "(grad.clamp(-1, 1))")
+    want = 3 * np.clip(upstream, -CLIP, CLIP)
+    if not np.allclose(got, want):
+        raise Mismatch(f"x.grad is {np.round(got, 4).tolist()}, expected "
+                       f"{np.round(want, 4).tolist()}: return grad.clamp(-1, 1)")
+
+
+# --- the learner's Value: exp and backward() ------------------------------------------------
+def _value_expression(value_cls, x0: float, y0: float):
+    x, y = value_cls(x0), value_cls(y0)
+    h = x * y + x.exp()
+    out = (h * x + y ** 2).tanh() + h
+    return x, y, out
+
+
+def _tensor_expression(x0: float, y0: float) -> tuple[float, float]:
+    from .. import float64, tensor
+
+    x = tensor(x0, dtype=float64, requires_grad=True)
+    y = tensor(y0, dtype=float64, requires_grad=True)
+    h = x * y + x.exp()
+    ((h * x + y ** 2).tanh() + h).backward()
+    return x.grad.item(), y.grad.item()
+
+
+@checker
+def check_value_backward(value_cls: Any) -> None:
+    """Exercise 3.4: ``Value.exp()`` and ``Value.backward()``: out.backward() fills every
+    value's grad, compared with the package's tensors on the same expression."""
+    require_attempt(value_cls)
+    for method in ("exp", "backward"):
+        if has_placeholder_body(getattr(value_cls, method, None)):
+            raise NotAttempted
+    x = value_cls(0.5)
+    e = x.exp()
+    if e is None:
+        raise returned_none(value_cls.exp)
+    if abs(e.data - np.exp(0.5)) > 1e-12:
+        raise Mismatch(f"exp() at 0.5 gave {e.data:.6g}, expected {np.exp(0.5):.6g}")
+    e.grad = 2.0
+    e._backward()
+    if abs(x.grad - 2.0 * np.exp(0.5)) > 1e-9:
+        raise Mismatch("exp's _backward: d/dx e^x = e^x, so x.grad += out.data * out.grad")
+    rng = np.random.default_rng()
+    for _ in range(3):
+        x0, y0 = rng.uniform(-1, 1, size=2)
+        x, y, out = _value_expression(value_cls, x0, y0)
+        result = out.backward()
+        if result is not None:
+            raise Mismatch("backward() should fill the .grad fields and return nothing")
+        want_x, want_y = _tensor_expression(x0, y0)
+        if out.grad != 1.0:
+            raise Mismatch("backward() must start with self.grad = 1 (d out/d out)")
+        if abs(x.grad - want_x) > 1e-9 or abs(y.grad - want_y) > 1e-9:
+            raise Mismatch(
+                f"x.grad, y.grad = {x.grad:.6g}, {y.grad:.6g}, expected {want_x:.6g}, "
+                f"{want_y:.6g}: every _backward must run once, and only after all the values "
+                "that use its output have run theirs (reverse topological order)")
+    deep = value_cls(1.0)
+    top = deep
+    for _ in range(3000):
+        top = top * 1.0
+    try:
+        top.backward()
+    except RecursionError as err:
+        raise Mismatch("a 3000-step chain raised RecursionError: build the order with an "
+                       "explicit stack instead of recursion") from err
+    if abs(deep.grad - 1.0) > 1e-9:
+        raise Mismatch(f"on a 3000-step chain of `* 1.0` the first value got grad {deep.grad:g}"
+                       ", expected 1")

@@ -1,4 +1,5 @@
-"""Chapter 4 exercises: the BCE gradient by hand, and a loop that must zero its gradients."""
+"""Chapter 4 exercises: derive a loss gradient by hand; a loop that must zero its gradients;
+two backward passes through one graph (``retain_graph``)."""
 
 from __future__ import annotations
 
@@ -9,28 +10,37 @@ import numpy as np
 from ._common import Mismatch, call_learner, checker, compare_tensors, random_inputs, to_numpy
 
 
-def _bce_mean(z, y):
-    from ..ops.loss import binary_cross_entropy_with_logits
-
-    return binary_cross_entropy_with_logits(z, y)
-
-
 @checker
-def check_bce_grad(bce_grad: Callable[[Any, Any], Any]) -> None:
-    """Exercise 4.1: ``bce_grad(z, y)`` is d(mean BCE-with-logits)/dz, computed by hand."""
+def check_sigmoid_mse_grad(mse_grad: Callable[[Any, Any], Any]) -> None:
+    """Exercise 4.1: ``mse_grad(z, y)`` is dL/dz for L = mean((σ(z) - y)²), derived by hand.
+
+    The answer is 2·(σ(z) - y)·σ(z)·(1 - σ(z)) / n: the chain rule through the square, then
+    through σ, and the mean's 1/n.
+    """
     from .. import tensor
 
     rng = np.random.default_rng()
     n = int(rng.integers(4, 9))
     (z,) = random_inputs((n,), low=-3.0, high=3.0)
     y = tensor(rng.integers(0, 2, size=n).astype(np.float64))
-    _bce_mean(z, y).backward()
+    ((z.sigmoid() - y) ** 2).mean().backward()
     expected = to_numpy(z.grad)
-    answer = call_learner(bce_grad, z.detach(), y)
+    answer = call_learner(mse_grad, z.detach(), y, copy_args=True)
     actual = to_numpy(answer)
-    if actual.shape == expected.shape and np.allclose(actual, expected * n, rtol=1e-4):
-        raise Mismatch(f"your gradient is {n} times too large: the loss is the *mean* over "
-                       f"the {n} entries, so divide by z.numel()")
+    s_, y_ = 1 / (1 + np.exp(-to_numpy(z))), to_numpy(y)
+    if actual.shape == expected.shape and not np.allclose(actual, expected, rtol=1e-4):
+        wrong = {
+            f"{n} times too large: the loss is the *mean* of {n} terms, so divide by n":
+                expected * n,
+            "half the expected value: the derivative of u² is 2u": expected / 2,
+            "missing the sigmoid's derivative σ(z)(1 - σ(z)) (the chain rule through σ)":
+                2 * (s_ - y_) / n,
+            "missing σ'(z): you used the BCE gradient (σ(z) - y)/n, but this loss is the "
+            "squared error": (s_ - y_) / n,
+        }
+        for hint, candidate in wrong.items():
+            if np.allclose(actual, candidate, rtol=1e-4):
+                raise Mismatch(f"your gradient is {hint}")
     compare_tensors(answer, expected, "your gradient")
 
 
@@ -82,3 +92,46 @@ def check_batch_gradients(batch_gradients: Callable[[Any, list], Any]) -> None:
                        "each backward")
     for k, (g, e) in enumerate(zip(got, expected)):
         compare_tensors(g, e, f"your gradient for batch {k}")
+
+
+def _two_losses_reference(w, x) -> tuple:
+    h = x @ w
+    first = (h.tanh() ** 2).sum()
+    second = (h * h).mean()
+    w.grad = None
+    first.backward(retain_graph=True)
+    g1 = to_numpy(w.grad)
+    w.grad = None
+    second.backward()
+    return g1, to_numpy(w.grad)
+
+
+@checker
+def check_two_losses(two_losses: Callable[[Any, Any], Any]) -> None:
+    """Exercise 4.3: ``two_losses(w, x)`` returns (dL1/dw, dL2/dw) for two losses built on one
+    shared h = x @ w, each by its own ``backward()`` through the same graph."""
+    seed = int(np.random.default_rng().integers(2**31))
+    (w_ref,) = random_inputs((3, 2), seed=seed)
+    (w,) = random_inputs((3, 2), seed=seed)
+    (x,) = random_inputs((4, 3), seed=seed + 1, requires_grad=False)
+    g1, g2 = _two_losses_reference(w_ref, x)
+    try:
+        answer = call_learner(two_losses, w, x)
+    except RuntimeError as e:
+        if "second time" not in str(e):
+            raise
+        raise Mismatch("the second backward found the shared part of the graph freed: pass "
+                       "retain_graph=True to the first backward()") from e
+    try:
+        got1, got2 = (to_numpy(g) for g in answer)
+    except (TypeError, ValueError) as e:
+        raise Mismatch("return a pair: (gradient of the first loss, gradient of the second)") \
+            from e
+    if got2.shape == g2.shape and np.allclose(got2, g1 + g2, rtol=1e-6):
+        raise Mismatch("your second gradient includes the first: backward() adds into w.grad, "
+                       "so reset it (w.grad = None) between the two")
+    if got1.shape == g1.shape and np.allclose(got1, got2, rtol=1e-6):
+        raise Mismatch("both gradients are the same numbers: if you returned w.grad twice, it "
+                       "is one tensor that backward() changes in place; store w.grad.clone()")
+    compare_tensors(got1, g1, "your first gradient")
+    compare_tensors(got2, g2, "your second gradient")

@@ -1,0 +1,127 @@
+"""The reference scalar ``Value`` the learners grow in chapters 1-3 (micrograd-style).
+
+A ``Value`` is one number that remembers how it was made: ``data``, ``grad`` (d output /
+d this value, filled by the backward pass), the values it was computed from (``_prev``), and a
+``_backward`` closure that applies the chain rule locally:
+
+    out = a + b   ->  a.grad += 1 · out.grad,        b.grad += 1 · out.grad
+    out = a * b   ->  a.grad += b · out.grad,        b.grad += a · out.grad
+    out = a ** k  ->  a.grad += k · a^(k-1) · out.grad      (k a plain number)
+    out = tanh(a) ->  a.grad += (1 - out²) · out.grad
+    out = exp(a)  ->  a.grad += out · out.grad
+
+``+=``, not ``=``: a value used twice receives one contribution per use (the bug of chapter 1).
+The classes build on each other the way the chapters do: :class:`ValueAddMul` is where chapter 1
+ends, :class:`ValuePowTanh` adds chapter 2's operations, and :class:`Value` adds ``exp`` and an
+iterative ``backward()`` (chapter 3). Every result is made with ``type(self)``, so a learner's
+subclass keeps its own methods on the values it produces. The checkers use these as references.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+class ValueAddMul:
+    """A scalar with ``+`` and ``*`` whose local backward rules accumulate with ``+=``."""
+
+    def __init__(self, data: float, _children: tuple = (), _op: str = "") -> None:
+        self.data = float(data)
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+        self._backward = lambda: None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(data={self.data:.4g}, grad={self.grad:.4g})"
+
+    def _lift(self, other: Any) -> ValueAddMul:
+        return other if isinstance(other, ValueAddMul) else type(self)(other)
+
+    def __add__(self, other: Any) -> ValueAddMul:
+        """out = self + other; d out/d self = d out/d other = 1."""
+        other = self._lift(other)
+        out = type(self)(self.data + other.data, (self, other), "+")
+
+        def _backward() -> None:
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other: Any) -> ValueAddMul:
+        """out = self · other; d out/d self = other, d out/d other = self."""
+        other = self._lift(other)
+        out = type(self)(self.data * other.data, (self, other), "*")
+
+        def _backward() -> None:
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    __radd__ = __add__
+    __rmul__ = __mul__
+
+
+class ValuePowTanh(ValueAddMul):
+    """Chapter 2's additions: a power with a constant exponent, and tanh."""
+
+    def __pow__(self, k: float) -> ValuePowTanh:
+        """out = self^k for a number k; d out/d self = k · self^(k-1)."""
+        out = type(self)(self.data ** k, (self,), f"**{k}")
+
+        def _backward() -> None:
+            self.grad += k * self.data ** (k - 1) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self) -> ValuePowTanh:
+        """out = tanh(self); d out/d self = 1 - out²."""
+        out = type(self)(math.tanh(self.data), (self,), "tanh")
+
+        def _backward() -> None:
+            self.grad += (1 - out.data ** 2) * out.grad
+
+        out._backward = _backward
+        return out
+
+
+class Value(ValuePowTanh):
+    """The whole scalar engine: ``exp`` and a backward pass in reverse topological order."""
+
+    def exp(self) -> Value:
+        """out = e^self; d out/d self = e^self = out."""
+        out = type(self)(math.exp(self.data), (self,), "exp")
+
+        def _backward() -> None:
+            self.grad += out.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self) -> None:
+        """Set d self/d self = 1, then run every ``_backward`` after all of its consumers.
+
+        The order is a depth-first post-order (each value after everything it was made
+        from), reversed; it is built with an explicit stack, so deep graphs cannot hit
+        Python's recursion limit.
+        """
+        order: list = []
+        seen: set = set()
+        stack: list = [(self, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                order.append(node)
+            elif id(node) not in seen:
+                seen.add(id(node))
+                stack.append((node, True))
+                stack.extend((child, False) for child in node._prev)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()
