@@ -150,3 +150,156 @@ def test_ch05_review_no_grad_decorator_with_enable_grad_inside(lib):
 
     assert doubled(lib.tensor([1.0], requires_grad=True)).requires_grad
     assert lib.is_grad_enabled()
+
+
+# --- chapter 6 ------------------------------------------------------------------------------
+def _function_base(lib):
+    return lib.autograd.Function
+
+
+def _mul_constant(lib, fixed: bool):
+    class MulConstant(_function_base(lib)):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return (grad_output * ctx.constant if fixed else grad_output), None
+
+    return MulConstant
+
+
+def _my_exp(lib, sloppy: bool = False):
+    class MyExp(_function_base(lib)):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            if sloppy:
+                ctx.y = y
+            else:
+                ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            y = ctx.y if sloppy else ctx.saved_tensors[0]
+            return grad_output * y
+
+    return MyExp
+
+
+def test_ch06_the_notes_mul_constant_gives_ones_and_fails_gradcheck(lib):
+    note = _mul_constant(lib, fixed=False)
+    a = lib.rand(3, 3, requires_grad=True)
+    b = note.apply(a, 5)
+    assert b.grad_fn.name() == "MulConstantBackward"
+    assert [_name(fn) for fn, _ in b.grad_fn.next_functions] == ["AccumulateGrad"]
+    b.backward(lib.ones_like(a))
+    assert (a.grad == 1).all()
+    a64 = lib.rand(3, dtype=lib.float64, requires_grad=True)
+    error = ag.autograd.GradcheckError if lib is ag else RuntimeError  # torch's is a subclass
+    with pytest.raises(error, match="Jacobian mismatch for output 0 with respect to input 0"):
+        lib.autograd.gradcheck(note.apply, (a64, 5))
+    assert lib.autograd.gradcheck(note.apply, (a64, 5), raise_exception=False) is False
+    assert lib.autograd.gradcheck(_mul_constant(lib, fixed=True).apply, (a64, 5))
+
+
+def test_ch06_gradcheck_in_float32_warns_and_fails(lib):
+    a32 = lib.rand(3, requires_grad=True)
+    with pytest.warns(UserWarning, match="not a double precision"):
+        ok = lib.autograd.gradcheck(lambda t: t * 5, (a32,), raise_exception=False)
+    assert ok is False
+
+
+def test_ch06_needs_input_grad(lib):
+    seen = []
+
+    class ShowNeeds(_function_base(lib)):
+        @staticmethod
+        def forward(ctx, x, y, k):
+            seen.append(tuple(ctx.needs_input_grad))
+            return x * y * k
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return None, None, None
+
+    ShowNeeds.apply(lib.ones(2, requires_grad=True), lib.ones(2), 3)
+    ShowNeeds.apply(lib.ones(2), lib.ones(2, requires_grad=True), 3)
+    assert seen == [(True, False, False), (False, True, False)]
+
+
+def test_ch06_saved_output_modified_in_place(lib):
+    y = _my_exp(lib).apply(lib.tensor([0.0, 1.0], requires_grad=True))
+    y.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation") as err:
+        y.sum().backward()
+    assert "output 0 of MyExp" in str(err.value)
+    x = lib.tensor([0.0, 1.0], requires_grad=True)
+    y = _my_exp(lib, sloppy=True).apply(x)
+    y.add_(1)
+    y.sum().backward()                      # no error, and a wrong gradient
+    assert not np.allclose(x.grad.tolist(), x.detach().exp().tolist())
+
+
+def test_ch06_saved_tensors_freed_and_retain_graph(lib):
+    exp = _my_exp(lib)
+    y = exp.apply(lib.tensor([0.0, 1.0], requires_grad=True))
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.grad_fn.saved_tensors  # noqa: B018
+    x = lib.tensor([0.0, 1.0], requires_grad=True)
+    y = exp.apply(x)
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    assert np.allclose(x.grad.tolist(), (2 * x.detach().exp()).tolist())
+
+
+def test_ch06_storing_the_output_on_ctx_makes_a_cycle(lib):
+    import gc
+    import weakref
+
+    def node_outlives_output(function):
+        gc.disable()
+        try:
+            out = function.apply(lib.tensor([0.0, 1.0], requires_grad=True))
+            node = weakref.ref(out.grad_fn)
+            del out
+            return node() is not None
+        finally:
+            gc.enable()
+
+    assert not node_outlives_output(_my_exp(lib))
+    assert node_outlives_output(_my_exp(lib, sloppy=True))
+    gc.collect()
+
+
+def test_ch06_mul_saves_only_what_backward_needs(torch_oracle):
+    p = torch_oracle.tensor([1.0, 2.0], requires_grad=True)
+    node = (p * torch_oracle.tensor([3.0, 4.0])).grad_fn
+    assert node._saved_self is None and node._saved_other.tolist() == [3.0, 4.0]
+    saved = (ag.tensor([1.0, 2.0], requires_grad=True) * ag.tensor([3.0, 4.0])).grad_fn
+    assert saved.saved_tensors[0] is None and saved.saved_tensors[1].tolist() == [3.0, 4.0]
+
+
+def test_ch06_one_gradient_for_two_inputs(lib):
+    class OneGrad(_function_base(lib)):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output
+
+    out = OneGrad.apply(lib.ones(2, requires_grad=True), lib.ones(2, requires_grad=True))
+    with pytest.raises(RuntimeError, match=r"incorrect number of gradients \(expected 2, got 1\)"):
+        out.sum().backward()
+
+
+def test_ch06_softplus_derivative_is_the_sigmoid(torch_oracle):
+    x = torch_oracle.linspace(-3, 3, 7, dtype=torch_oracle.float64, requires_grad=True)
+    torch_oracle.nn.functional.softplus(x).sum().backward()
+    assert torch_oracle.allclose(x.grad, torch_oracle.sigmoid(x.detach()))

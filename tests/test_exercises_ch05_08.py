@@ -10,7 +10,8 @@ import pytest
 from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, verdict_of
 
 import autograd_course as ag
-from autograd_course.exercises import ch05
+from autograd_course.autograd import Function
+from autograd_course.exercises import ch05, ch06
 
 
 def todo(*args, **kwargs):
@@ -45,3 +46,83 @@ def test_ch05_checkers_leave_grad_mode_on(capsys):
     verdict_of(capsys, ch05.check_straight_through, lambda x: x + (x.clamp(0, 1) - x).detach())
     verdict_of(capsys, ch05.check_snapshot, lambda t: t.detach().clone())
     assert ag.is_grad_enabled()
+
+
+# --- chapter 6: MulConstant fixed, softplus from the forward alone ------------------------------
+def _mul_constant_with(backward):
+    class MulConstant(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+    MulConstant.backward = staticmethod(backward)
+    return MulConstant
+
+
+def test_ch06_mul_constant_correct(capsys):
+    assert_correct(capsys, ch06.check_mul_constant,
+                   _mul_constant_with(lambda ctx, g: (g * ctx.constant, None)))
+
+
+@pytest.mark.parametrize(("backward", "hint"), [
+    (lambda ctx, g: (g, None), "still the note's backward"),
+    (lambda ctx, g: g * ctx.constant,
+     "one value per input of forward, in order (expected 2, got 1)"),
+    (lambda ctx, g: (g * ctx.constant, ctx.constant), "return None in that place"),
+    (lambda ctx, g: (g * 0 + ctx.constant, None), "the local derivative alone"),
+    (lambda ctx, g: (2 * g * ctx.constant, None), "2 times the expected value"),
+    (lambda ctx, g: (None, None), "returned None for the tensor"),
+])
+def test_ch06_mul_constant_hints(capsys, backward, hint):
+    assert_hint(capsys, ch06.check_mul_constant, _mul_constant_with(backward), hint)
+
+
+def test_ch06_mul_constant_not_attempted(capsys):
+    assert_not_attempted(capsys, ch06.check_mul_constant, _mul_constant_with(todo))
+    assert_not_attempted(capsys, ch06.check_mul_constant, ...)
+
+
+def _softplus_with(backward, save=True):
+    class MySoftplus(Function):
+        @staticmethod
+        def forward(ctx, x):
+            if save:
+                ctx.save_for_backward(x)
+            return (1 + x.exp()).log()
+
+    MySoftplus.backward = staticmethod(backward)
+    return MySoftplus
+
+
+def _softplus_right(ctx, g):
+    (x,) = ctx.saved_tensors
+    return g / (1 + (-x).exp())
+
+
+def test_ch06_softplus_correct(capsys):
+    assert_correct(capsys, ch06.check_softplus, _softplus_with(_softplus_right))
+
+
+def _sp(expression):
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return expression(g, x)
+    return _softplus_with(backward)
+
+
+@pytest.mark.parametrize(("function_cls", "hint"), [
+    (_softplus_with(_softplus_right, save=False), "forward saved nothing"),
+    (_sp(lambda g, x: g * x.exp()), "the outer log contributes a factor"),
+    (_sp(lambda g, x: g / (1 + x.exp())), "σ(-x)"),
+    (_sp(lambda g, x: 1 / (1 + (-x).exp())), "the local derivative alone"),
+    (_sp(lambda g, x: g * (1 + x.exp()).log()), "your gradient for x has the right shape"),
+    (int, "expected a subclass of ag.autograd.Function"),
+])
+def test_ch06_softplus_hints(capsys, function_cls, hint):
+    assert_hint(capsys, ch06.check_softplus, function_cls, hint)
+
+
+def test_ch06_softplus_not_attempted(capsys):
+    assert_not_attempted(capsys, ch06.check_softplus, _softplus_with(todo))
+    assert_not_attempted(capsys, ch06.check_softplus, None)
