@@ -303,3 +303,88 @@ def test_ch06_softplus_derivative_is_the_sigmoid(torch_oracle):
     x = torch_oracle.linspace(-3, 3, 7, dtype=torch_oracle.float64, requires_grad=True)
     torch_oracle.nn.functional.softplus(x).sum().backward()
     assert torch_oracle.allclose(x.grad, torch_oracle.sigmoid(x.detach()))
+
+
+# --- chapter 7 ------------------------------------------------------------------------------
+def _sgd_run(lib, p0, loss_fn, steps, **options):
+    p = lib.tensor(p0, dtype=lib.float64, requires_grad=True)
+    optimizer = lib.optim.SGD([p], **options)
+    history = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss_fn(p).backward()
+        optimizer.step()
+        history.append(p.tolist())
+    return np.array(history)
+
+
+def _momentum_by_hand(p0, grad_fn, steps, lr, momentum, nesterov=False):
+    """SGD with momentum as chapter 7 (and exercise 7.1's solution) writes it, in NumPy."""
+    p, buf, history = np.array(p0, dtype=np.float64), None, []
+    for _ in range(steps):
+        g = grad_fn(p)
+        buf = g.copy() if buf is None else momentum * buf + g
+        p = p - lr * ((g + momentum * buf) if nesterov else buf)
+        history.append(p.copy())
+    return np.array(history)
+
+
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_ch07_momentum_and_nesterov_as_the_chapter_writes_them(lib, nesterov):
+    a = np.array([[2.0, 0.5], [0.3, 1.5]])
+    got = _sgd_run(lib, [1.0, -2.0], lambda p: ((lib.tensor(a) @ p) ** 2).sum() / 2, 6,
+                   lr=0.05, momentum=0.9, nesterov=nesterov)
+    want = _momentum_by_hand([1.0, -2.0], lambda p: a.T @ (a @ p), 6, 0.05, 0.9, nesterov)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_ch07_the_first_momentum_step_is_plain_gradient_descent(lib):
+    got = _sgd_run(lib, [1.0, 2.0], lambda p: (p ** 2).sum(), 3, lr=0.01, momentum=0.9)
+    np.testing.assert_allclose(got[:2], [[0.98, 1.96], [0.9424, 1.8848]], rtol=1e-12)
+    np.testing.assert_allclose(got[2], [0.889712, 1.779424], rtol=1e-12)
+
+
+def test_ch07_step_skips_parameters_without_grad_and_accumulation(lib):
+    used = lib.tensor([1.0], requires_grad=True)
+    unused = lib.tensor([1.0], requires_grad=True)
+    opt = lib.optim.SGD([used, unused], lr=0.1, momentum=0.9)
+    (used * 3).sum().backward()
+    opt.step()
+    assert unused.item() == 1.0 and unused.grad is None and used.item() != 1.0
+    p = lib.tensor([1.0], dtype=lib.float64, requires_grad=True)
+    opt = lib.optim.SGD([p], lr=0.1)
+    (p ** 2).sum().backward()
+    (p ** 2).sum().backward()
+    opt.step()
+    assert np.isclose(p.grad.item(), 4.0) and np.isclose(p.item(), 0.6)
+
+
+def test_ch07_learning_rates(lib):
+    for lr, factor in ((0.01, 0.98), (0.3, 0.4), (1.05, -1.1), (1.0, -1.0)):
+        got = _sgd_run(lib, [2.0], lambda p: (p ** 2).sum(), 20, lr=lr)[:, 0]
+        np.testing.assert_allclose(got, 2.0 * factor ** np.arange(1, 21), rtol=1e-9, atol=1e-15)
+
+
+def test_ch07_step_lr(lib):
+    opt = lib.optim.SGD([lib.tensor([1.0], requires_grad=True)], lr=0.05)
+    sched = lib.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.1)
+    for _ in range(15):
+        opt.step()
+        sched.step()
+    assert np.isclose(opt.param_groups[0]["lr"], 0.005)
+
+
+def test_ch07_fine_tuning_head_only_backward(lib):
+    """Freezing everything below a new last layer: only that layer moves."""
+    lib.manual_seed(0)
+    body = lib.nn.Linear(4, 3)
+    for p in body.parameters():
+        p.requires_grad_(False)
+    head = lib.nn.Linear(3, 2)
+    model = lib.nn.Sequential(body, head)
+    opt = lib.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    before = [p.detach().clone() for p in model.parameters()]
+    lib.nn.functional.cross_entropy(model(lib.rand(5, 4)), lib.tensor([0, 1, 0, 1, 1])).backward()
+    opt.step()
+    moved = [not lib.equal(p, q) for p, q in zip(model.parameters(), before)]
+    assert moved == [False, False, True, True] and body.weight.grad is None

@@ -11,7 +11,7 @@ from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, 
 
 import autograd_course as ag
 from autograd_course.autograd import Function
-from autograd_course.exercises import ch05, ch06
+from autograd_course.exercises import ch05, ch06, ch07
 
 
 def todo(*args, **kwargs):
@@ -126,3 +126,46 @@ def test_ch06_softplus_hints(capsys, function_cls, hint):
 def test_ch06_softplus_not_attempted(capsys):
     assert_not_attempted(capsys, ch06.check_softplus, _softplus_with(todo))
     assert_not_attempted(capsys, ch06.check_softplus, None)
+
+
+# --- chapter 7: the missing momentum buffer, the missing step ------------------------------------
+def _nesterov_not_stored(params, buffers, lr, momentum):
+    with ag.no_grad():
+        for i, p in enumerate(params):
+            buf = p.grad.clone() if buffers[i] is None else momentum * buffers[i] + p.grad
+            p -= lr * (p.grad + momentum * buf)
+
+
+def _nesterov_correct(params, buffers, lr, momentum):
+    with ag.no_grad():
+        for i, p in enumerate(params):
+            buffers[i] = p.grad.clone() if buffers[i] is None else momentum * buffers[i] + p.grad
+            p -= lr * (p.grad + momentum * buffers[i])
+
+
+def test_ch07_nesterov_without_storing_the_buffer_names_the_state(capsys):
+    assert_correct(capsys, ch07.check_nesterov_step, _nesterov_correct)
+    assert_hint(capsys, ch07.check_nesterov_step, _nesterov_not_stored,
+                "you never stored the momentum buffer")
+    assert_not_attempted(capsys, ch07.check_nesterov_step, todo)
+
+
+def _train_without_step(model, optimizer, batches, loss_fn):
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss_fn(model(x), y).backward()
+
+
+def _train_correct(model, optimizer, batches, loss_fn):
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+
+
+def test_ch07_training_loop_without_step_names_the_step(capsys):
+    verdict, line = verdict_of(capsys, ch07.check_training_loop, _train_without_step)
+    assert not verdict and "optimizer.step() is never called" in line
+    assert "between backward() and step()" not in line
+    assert_correct(capsys, ch07.check_training_loop, _train_correct)
+    assert_not_attempted(capsys, ch07.check_training_loop, todo)
