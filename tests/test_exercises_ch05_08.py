@@ -11,7 +11,7 @@ from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, 
 
 import autograd_course as ag
 from autograd_course.autograd import Function
-from autograd_course.exercises import ch05, ch06, ch07
+from autograd_course.exercises import ch05, ch06, ch07, ch08
 
 
 def todo(*args, **kwargs):
@@ -169,3 +169,89 @@ def test_ch07_training_loop_without_step_names_the_step(capsys):
     assert "between backward() and step()" not in line
     assert_correct(capsys, ch07.check_training_loop, _train_correct)
     assert_not_attempted(capsys, ch07.check_training_loop, todo)
+
+
+# --- chapter 8: pick the device, a training step for any device ---------------------------------
+def _pick_right():
+    return "cuda" if ag.cuda.is_available() else "cpu"
+
+
+def test_ch08_pick_device_correct(capsys):
+    assert_correct(capsys, ch08.check_pick_device, _pick_right)
+    assert ag.cuda.is_available is ag.cuda.__dict__["is_available"]
+
+
+_FIXED = "cuda" if ag.cuda.is_available() else "cpu"
+
+
+@pytest.mark.parametrize(("answer", "hint"), [
+    (lambda: "cpu", "you return 'cpu' even when ag.cuda.is_available() says a GPU is there"),
+    (lambda: "cuda", "return 'cpu' when ag.cuda.is_available() is False"),
+    (lambda: "cpu" if ag.cuda.is_available() else "cuda", "the two answers are swapped"),
+    (lambda: 0, "return the device as the string 'cuda' or 'cpu'"),
+    (lambda: _FIXED, "ask it each time the function runs" if _FIXED == "cpu"
+     else "return 'cpu' when"),
+])
+def test_ch08_pick_device_hints(capsys, answer, hint):
+    assert_hint(capsys, ch08.check_pick_device, answer, hint)
+
+
+def test_ch08_pick_device_not_attempted(capsys):
+    assert_not_attempted(capsys, ch08.check_pick_device, todo)
+    assert_not_attempted(capsys, ch08.check_pick_device, None)
+
+
+def _step(move=True, step=True, item=True, loss_after=False):
+    def train_step(model, optimizer, xb, yb, loss_fn):
+        if move:
+            device = next(model.parameters()).device
+            xb, yb = xb.to(device), yb.to(device)
+        optimizer.zero_grad()
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        if step:
+            optimizer.step()
+        if loss_after:
+            loss = loss_fn(model(xb), yb)
+        return loss.item() if item else loss
+    return train_step
+
+
+def test_ch08_train_step_correct(capsys):
+    assert_correct(capsys, ch08.check_train_step, _step())
+
+
+@pytest.mark.parametrize(("answer", "hint"), [
+    (_step(move=False), "xb is never moved to the model's device"),
+    (_step(item=False), "return the loss as a Python number (loss.item()), not a Tensor"),
+    (_step(step=False), "call optimizer.step()"),
+    (_step(loss_after=True), "before the step"),
+])
+def test_ch08_train_step_hints(capsys, answer, hint):
+    assert_hint(capsys, ch08.check_train_step, answer, hint)
+
+
+def test_ch08_train_step_not_attempted_and_restores_tensor_to(capsys):
+    to = ag.Tensor.to
+    assert_not_attempted(capsys, ch08.check_train_step, todo)
+    assert_not_attempted(capsys, ch08.check_train_step, ...)
+    verdict_of(capsys, ch08.check_train_step, _step(move=False))
+    assert ag.Tensor.to is to
+
+
+def test_ch08_checkers_on_a_simulated_gpu(capsys, monkeypatch):
+    """With (fake) CuPy the model sits on 'cuda': a batch left on the CPU is named as such."""
+    import sys
+
+    from fake_cupy import make_module
+
+    from autograd_course import _backend
+
+    module = make_module()
+    monkeypatch.setattr(_backend, "_cupy", module)
+    monkeypatch.setitem(sys.modules, "cupy", module)
+    assert ag.cuda.is_available()
+    assert_correct(capsys, ch08.check_pick_device, _pick_right)
+    assert_correct(capsys, ch08.check_train_step, _step())
+    assert_hint(capsys, ch08.check_train_step, _step(move=False),
+                "the batch is still on the CPU while the model is on the GPU")
