@@ -11,7 +11,7 @@ from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, 
 
 import autograd_course as ag
 from autograd_course.autograd import Function
-from autograd_course.exercises import ch05, ch06, ch07, ch08
+from autograd_course.exercises import _common, ch05, ch06, ch07, ch08
 
 
 def todo(*args, **kwargs):
@@ -255,3 +255,32 @@ def test_ch08_checkers_on_a_simulated_gpu(capsys, monkeypatch):
     assert_correct(capsys, ch08.check_train_step, _step())
     assert_hint(capsys, ch08.check_train_step, _step(move=False),
                 "the batch is still on the CPU while the model is on the GPU")
+
+
+# --- a body without `return` (the shared hint of exercises/_common.py) -------------------------
+def _snapshot_without_return(t):
+    t.detach().clone()
+
+
+def _clamp_without_return(x):
+    x + (x.clamp(0, 1) - x).detach()
+
+
+def _pick_without_return():
+    "cuda" if ag.cuda.is_available() else "cpu"  # noqa: B018
+
+
+def _train_step_without_return(model, optimizer, xb, yb, loss_fn):
+    _step()(model, optimizer, xb, yb, loss_fn)
+
+
+@pytest.mark.skipif(not hasattr(_common, "returned_none"),
+                    reason="exercises/_common.py without the shared 'returned None' hint")
+@pytest.mark.parametrize(("check", "answer"), [
+    (ch05.check_snapshot, _snapshot_without_return),
+    (ch05.check_straight_through, _clamp_without_return),
+    (ch08.check_pick_device, _pick_without_return),
+    (ch08.check_train_step, _train_step_without_return),
+])
+def test_a_body_without_return_is_named(capsys, check, answer):
+    assert_hint(capsys, check, answer, "returned None")
