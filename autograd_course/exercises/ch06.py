@@ -28,8 +28,9 @@ def _require_function(function_cls: Any) -> None:
         raise Mismatch(f"expected a subclass of ag.autograd.Function, got {function_cls!r}")
 
 
-def _learner_grads(function_cls: Any, inputs: list, grad_output) -> tuple:
-    """The gradients the learner's backward produces for ``grad_output``."""
+def _learner_grads(function_cls: Any, inputs: list, grad_output, wrt: list | None = None) -> tuple:
+    """The gradients the learner's backward produces for ``grad_output``, with respect to
+    ``wrt`` (default: all ``inputs``; pass the tensors when some inputs are plain numbers)."""
     from ..autograd.engine import grad
 
     try:
@@ -39,7 +40,7 @@ def _learner_grads(function_cls: Any, inputs: list, grad_output) -> tuple:
     if out is None or out is Ellipsis:
         raise NotAttempted
     try:
-        return grad(out, inputs, grad_output, allow_unused=True)
+        return grad(out, inputs if wrt is None else wrt, grad_output, allow_unused=True)
     except NotImplementedError as e:
         raise NotAttempted from e
     except TypeError as e:
@@ -107,7 +108,7 @@ def check_mul_constant(function_cls: Any) -> None:
     (grad_output,) = random_inputs((5,), requires_grad=False)
     constant = float(np.random.default_rng().choice([-3.0, 2.5, 4.0]))
     try:
-        (ga,) = _learner_grads_args(function_cls, [a, constant], [a], grad_output)
+        (ga,) = _learner_grads(function_cls, [a, constant], grad_output, wrt=[a])
     except RuntimeError as err:
         hint = _backward_error_hint(err, function_cls.__name__)
         if hint is None:
@@ -127,26 +128,6 @@ def check_mul_constant(function_cls: Any) -> None:
                            "it by grad_output")
     compare_tensors(ga, g * c, "your gradient for the tensor")
     check_function_gradcheck(function_cls, [a, constant])
-
-
-def _learner_grads_args(function_cls: Any, args: list, wrt: list, grad_output) -> tuple:
-    """Like ``_learner_grads`` for a Function whose inputs are not all tensors."""
-    from ..autograd.engine import grad
-
-    try:
-        out = function_cls.apply(*args)
-    except NotImplementedError as e:
-        raise NotAttempted from e
-    if out is None or out is Ellipsis:
-        raise NotAttempted
-    try:
-        return grad(out, wrt, grad_output, allow_unused=True)
-    except NotImplementedError as e:
-        raise NotAttempted from e
-    except TypeError as e:
-        if "ellipsis" in str(e):
-            raise NotAttempted from e
-        raise
 
 
 @checker
