@@ -14,8 +14,9 @@ import autograd_course as ag
 
 
 @pytest.fixture(params=["ag", "torch"])
-def lib(request, torch_oracle):
-    return ag if request.param == "ag" else torch_oracle
+def lib(request):
+    """Our package, then PyTorch (the second is skipped where torch is not installed)."""
+    return ag if request.param == "ag" else request.getfixturevalue("torch_oracle")
 
 
 def _name(fn):

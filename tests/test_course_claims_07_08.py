@@ -21,8 +21,9 @@ nbformat = pytest.importorskip("nbformat")
 
 
 @pytest.fixture(params=["ag", "torch"])
-def lib(request, torch_oracle):
-    return ag if request.param == "ag" else torch_oracle
+def lib(request):
+    """Our package, then PyTorch (the second is skipped where torch is not installed)."""
+    return ag if request.param == "ag" else request.getfixturevalue("torch_oracle")
 
 
 def _name(fn):
