@@ -1,8 +1,11 @@
-"""Chapter 5 exercises: which gradients are ``None``, a real snapshot, freezing layers."""
+"""Chapter 5 exercises: which gradients are ``None``, a real snapshot, a straight-through clamp,
+freezing layers."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
+
+import numpy as np
 
 from ._common import (
     Mismatch,
@@ -12,6 +15,7 @@ from ._common import (
     compare_tensors,
     random_inputs,
     require_attempt,
+    to_numpy,
 )
 
 _NAMES = ("a", "b", "c", "d")
@@ -117,3 +121,50 @@ def check_freeze_all_but_last(freeze_all_but_last: Callable[[list], Any]) -> Non
             what = "some of its parameters" if not all(layer_flags) else "its parameters"
             raise Mismatch(f"layer {i} is not frozen: {what} still require grad "
                            "(call requires_grad_(False) on every parameter of it)")
+
+
+@checker
+def check_straight_through(clamp_st: Callable[[Any], Any]) -> None:
+    """Exercise 5.3: ``clamp_st(x)`` has the values of ``x.clamp(0, 1)`` and the gradient of ``x``.
+
+    Forward: y = clamp(x, 0, 1). Backward: dy/dx = 1 everywhere (the "straight-through"
+    estimator), which ``x + (x.clamp(0, 1) - x).detach()`` gives: the detached difference is a
+    constant, so only the ``x`` term carries a gradient.
+    """
+    from .. import Tensor, float64, tensor
+    from ..autograd.engine import grad
+
+    # 1-D, so that a hint stays one line; always some values below 0 and above 1
+    extra = np.round(np.random.default_rng().uniform(-1.5, 2.5, 4), 2)
+    values = np.concatenate([[-0.7, 1.8], extra])
+    x = tensor(values, dtype=float64, requires_grad=True)
+    expected = x.detach().clamp(0.0, 1.0)
+    unclamped = x.detach().clone()
+    inside = to_numpy((unclamped > 0) & (unclamped < 1))
+    out = call_learner(clamp_st, x)
+    if not isinstance(out, Tensor):
+        raise Mismatch(f"clamp_st should return a tensor, got {type(out).__name__}")
+    if out.shape == x.shape and _allclose(out, unclamped):
+        raise Mismatch("the values are x itself: the forward pass must still be clamped to "
+                       "[0, 1]")
+    compare_tensors(out, expected, "the values of your result")
+    if not out.requires_grad:
+        raise Mismatch("your result does not require grad, so no gradient reaches x: only the "
+                       "clamp's correction should be detached, not the whole result")
+    (gx,) = grad(out.sum(), [x], allow_unused=True)
+    if gx is None:
+        raise Mismatch("no gradient reaches x: keep a path from x to the result that is not "
+                       "detached")
+    g = to_numpy(gx)
+    if np.allclose(g, inside - 1.0):
+        raise Mismatch("you detached x and kept the clamp's correction in the graph; it is the "
+                       "other way round: x carries the gradient, the correction is a constant")
+    if np.allclose(g, inside):
+        raise Mismatch("that is the gradient of the clamp itself, 0 wherever x was cut off; "
+                       "the clamp's correction (clamped minus x) must be a constant for autograd")
+    compare_tensors(gx, np.ones(x.shape), "the gradient of your result with respect to x")
+
+
+def _allclose(a: Any, b: Any) -> bool:
+    """``allclose`` on two tensors' values (NumPy arrays on the host)."""
+    return bool(np.allclose(to_numpy(a), to_numpy(b)))

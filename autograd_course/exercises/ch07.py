@@ -75,12 +75,14 @@ def check_nesterov_step(nesterov_step: Callable[..., Any]) -> None:
     seed = int(np.random.default_rng().integers(2**30))
     params, loss_fn = _quadratic_problem(seed)
     buffers = [None] * len(params)
+    stored = True
     for _ in range(_STEPS):
         for p in params:
             p.grad = None
         loss_fn(params).backward()
         try:
             nesterov_step(params, buffers, _LR, _MOMENTUM)
+            stored = stored and all(b is not None for b in buffers)
         except NotImplementedError as e:
             raise NotAttempted from e
         except RuntimeError as e:
@@ -93,14 +95,20 @@ def check_nesterov_step(nesterov_step: Callable[..., Any]) -> None:
         raise Mismatch("your parameters stopped being leaves: update them in place "
                        "(p -= ... or p.sub_(...)) inside `with ag.no_grad():`")
     if _matches(got, _run_reference(seed, 0.0)):
-        raise Mismatch("that is plain gradient descent: keep a buffer per parameter, "
-                       "buf = momentum * buf + grad, and step with lr * (grad + momentum * buf)")
+        raise Mismatch("that is plain gradient descent: Nesterov keeps a momentum buffer per "
+                       "parameter (in buffers[i]) and its step uses both the gradient and the "
+                       "buffer")
     if _matches(got, _run_reference(seed, _MOMENTUM)):
         raise Mismatch("that is classical momentum (a step of lr * buf); Nesterov looks ahead: "
-                       "step with lr * (grad + momentum * buf)")
+                       "its step is what the buffer would become if the current gradient came "
+                       "in once more")
     if _matches(got, _ema_reference(seed)):
         raise Mismatch("that buffer is a moving average, momentum * buf + (1 - momentum) * grad; "
                        "SGD's momentum adds the whole gradient: buf = momentum * buf + grad")
+    if not stored:
+        raise Mismatch("buffers[i] is still None after your step: you never stored the momentum "
+                       "buffer, so every step starts again from nothing. Keep parameter i's "
+                       "buffer in buffers[i] for the next call")
     for k, (g, w) in enumerate(zip(got, _run_reference(seed, _MOMENTUM, nesterov=True))):
         compare_tensors(g, w, f"parameter {k} after {_STEPS} steps", rtol=1e-6, atol=1e-9)
 
@@ -149,11 +157,16 @@ def check_training_loop(train: Callable[..., Any]) -> None:
     seed = int(np.random.default_rng().integers(2**30))
     model, batches = _small_problem(seed)
     optimizer = SGD(model.parameters(), lr=0.1)
+    steps = _count_steps(optimizer)
     try:
         train(model, optimizer, batches, mse_loss)
     except NotImplementedError as e:
         raise NotAttempted from e
     got = [to_numpy(p) for p in model.parameters()]
+    if not steps:
+        raise Mismatch("optimizer.step() is never called: backward() only computes the "
+                       "gradients; step() is what changes the parameters, once per batch "
+                       "after backward()")
     if _matches(got, _reference_params(seed, "never")):
         raise Mismatch("gradients accumulate from batch to batch: call optimizer.zero_grad() "
                        "before each backward()")
@@ -162,3 +175,16 @@ def check_training_loop(train: Callable[..., Any]) -> None:
                        "sees none and the parameters never move")
     for name, g, w in zip(("weight", "bias"), got, _reference_params(seed, "first")):
         compare_tensors(g, w, f"the trained {name}", rtol=1e-5, atol=1e-7)
+
+
+def _count_steps(optimizer: Any) -> list:
+    """Record each ``optimizer.step()`` call in the returned (growing) list."""
+    calls: list = []
+    step = optimizer.step
+
+    def counted_step(*args, **kwargs):
+        calls.append(True)
+        return step(*args, **kwargs)
+
+    optimizer.step = counted_step
+    return calls
