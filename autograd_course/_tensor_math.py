@@ -285,10 +285,10 @@ class TensorMath(TensorIdioms):
         return ops.reshape(self, *shape)
 
     def view(self, *shape):
-        return ops.reshape(self, *shape)
+        return ops.view(self, *shape)
 
     def view_as(self, other):
-        return ops.reshape(self, other.shape)
+        return ops.view(self, other.shape)
 
     def flatten(self, start_dim=0, end_dim=-1):
         return ops.flatten(self, start_dim, end_dim)
@@ -305,7 +305,7 @@ class TensorMath(TensorIdioms):
 
     @property
     def mT(self):  # noqa: N802
-        return ops.transpose(self, -2, -1)
+        return ops.matrix_transpose(self)
 
     def permute(self, *dims):
         return ops.permute(self, *dims)

@@ -156,13 +156,6 @@ ENGINE = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core: engine._roots must check every output is a "
-    "Tensor (AssertionError 'Expected output to be a torch.Tensor') and grad() "
-    "every input (RuntimeError 'all inputs have to be Tensors or GradientEdges, "
-    "but got numpy.float64'); remove this marker when it does",
-)
 @pytest.mark.parametrize("name", list(ENGINE))
 def test_engine_refuses_arrays(name):
     assert_like_torch(ENGINE[name])

@@ -117,12 +117,6 @@ def test_saved_masks_are_version_checked(name):
         VERSIONED_BOOL[name](ag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core: the version-counter message must name tensors as PyTorch does: "
-    "CPUBoolType, torch.ByteTensor, torch.IntTensor (autograd/function.py, "
-    "_SavedTensor._modified_message); remove this marker when it does",
-)
 @pytest.mark.parametrize("name", list(VERSIONED_BOOL))
 def test_saved_masks_error_message_is_pytorchs(name):
     """... and its message is PyTorch's word for word."""
@@ -220,12 +214,6 @@ USER_LEVEL = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs Tensor.contiguous/view/is_contiguous/mT to call "
-    "ops.contiguous/view/is_contiguous/matrix_transpose (_tensor_math.py, helper "
-    "api); remove this marker when they do",
-)
 @pytest.mark.parametrize("name", list(USER_LEVEL))
 def test_tensor_methods_for_views(name):
     """The same through the Tensor methods a learner calls."""
@@ -370,12 +358,6 @@ def test_index_put_saves_its_index_tensors():
         y.sum().backward()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core: ops/inplace.py setitem must pass "
-    "index_sources(key) as IndexPut's 4th argument (and the bool message "
-    "'CPUBoolType'); remove this marker when it does",
-)
 @pytest.mark.parametrize("mask", [False, True], ids=["index", "mask"])
 def test_setitem_index_modified_after_the_write(mask):
     assert_like_torch(lambda m: _setitem_then_modify(m, mask))

@@ -76,9 +76,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, materialize_grads=False):
     """Return d(outputs)/d(inputs) without touching any ``.grad``."""
     outputs, grads = _roots(outputs, grad_outputs)
-    single = not isinstance(inputs, (list, tuple))
+    single = isinstance(inputs, _tensor_class())
     inputs = (inputs,) if single else tuple(inputs)
     for t in inputs:
+        if not isinstance(t, _tensor_class()):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__module__}.{type(t).__name__}")
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
@@ -106,6 +109,9 @@ def _roots(tensors, grads):
     """Check the outputs and the gradients given for them; make the implicit ones."""
     Tensor = _tensor_class()
     tensors = (tensors,) if isinstance(tensors, Tensor) else tuple(tensors)
+    for t in tensors:
+        if not isinstance(t, Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
     if grads is None or isinstance(grads, Tensor):
         grads = (grads,) * len(tensors) if grads is None else (grads,)
     grads = tuple(grads)

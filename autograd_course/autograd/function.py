@@ -225,9 +225,11 @@ class _SavedTensor:
     def _modified_message(self, node) -> str:
         t = self.tensor
         data = t._data if t is not None else self.data
-        kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}.get(
-            str(data.dtype), str(data.dtype).capitalize()
-        )
+        names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte"}
+        name = str(data.dtype)
+        kind = names.get(name, name.capitalize())
+        kind = "CPUBoolType" if name == "bool" else f"torch.{kind}Tensor"
         shape = ", ".join(str(s) for s in data.shape)
         maker = node if t is None else t.grad_fn
         where = ""
@@ -236,7 +238,7 @@ class _SavedTensor:
             where = f", which is output {nr} of {_op_name(maker)},"
         return (
             "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [torch.{kind}Tensor [{shape}]]{where} is at version "
+            f"inplace operation: [{kind} [{shape}]]{where} is at version "
             f"{self.current_version()}; expected version {self.version} instead. Hint: "
             "enable anomaly detection to find the operation that failed to compute its "
             "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."

@@ -264,7 +264,7 @@ def setitem(x, key, value) -> None:
     """``x[key] = value``. When autograd is watching, the write is recorded like PyTorch's:
     CopySlices for keys with ints and slices, IndexPutBackward0 for lists, tensors and masks,
     fill_/copy_ for ``x[...] = v``."""
-    from .indexing import CopySlices, IndexPut, is_view_key, is_whole_key, key_data
+    from .indexing import CopySlices, IndexPut, index_sources, is_view_key, is_whole_key, key_data
 
     view = is_view_key(key)
     check_inplace(x, view=view)
@@ -285,4 +285,4 @@ def setitem(x, key, value) -> None:
             copy_(x, value)
         return
     put = CopySlices if view else IndexPut
-    apply_inplace(x, put.apply(x, key_data(key, x._xp), value.to(x.dtype)))
+    apply_inplace(x, put.apply(x, key_data(key, x._xp), value.to(x.dtype), index_sources(key)))
