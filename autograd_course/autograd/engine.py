@@ -14,8 +14,6 @@
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import sys
 import warnings
 
@@ -26,6 +24,7 @@ from . import function as _function
 from . import grad_mode
 from .function import AccumulateGrad, Function
 from .function import _Tensor as _tensor_class
+from .ready_queue import ReadyQueue
 
 _tracers: list = []  # callbacks that watch the engine run: viz.backward_steps uses this
 
@@ -150,9 +149,10 @@ def _capture_point(t):
 def _topological_order(root_nodes):
     """Every node reachable from the roots, each after all the nodes that feed it gradients.
 
-    Among the nodes ready at the same time the newest runs first, and a leaf's
-    ``AccumulateGrad`` before any of them (in the order they became ready): PyTorch's
-    priorities, so hooks fire in the same order as there.
+    A node is ready when every gradient it will receive has arrived; the ready queue then
+    picks the next one exactly as PyTorch's does (newest node first, a leaf's
+    ``AccumulateGrad`` before any of them, ties broken like C++'s priority queue), so hooks
+    fire in the same order as in PyTorch.
     """
     dependencies = {}  # node -> how many edges point at it (its key: seen by the walk)
     roots = set(root_nodes)
@@ -167,35 +167,21 @@ def _topological_order(root_nodes):
                 dependencies[nxt] = 1
                 if nxt not in roots:  # a root is walked from the start
                     stack.append(nxt)
-    ticket = itertools.count()  # breaks ties between leaves: first ready, first run
-    ready = [_priority(n, ticket) for n in root_nodes if n not in dependencies]
-    heapq.heapify(ready)
+    ready = ReadyQueue()
+    for node in root_nodes:
+        if node not in dependencies:
+            ready.push(node)
     order = []
-    push, pop = heapq.heappush, heapq.heappop
     while ready:
-        node = pop(ready)[1]
+        node = ready.pop()
         order.append(node)
         for nxt in node._next_nodes:
             if nxt is None:
                 continue
-            left = dependencies[nxt] - 1
-            dependencies[nxt] = left
-            if left == 0:  # every gradient for nxt is in: it is ready (_priority, inlined)
-                if type(nxt) is AccumulateGrad:
-                    push(ready, (_LEAVES_FIRST + next(ticket), nxt))
-                else:
-                    push(ready, (-nxt._seq, nxt))
+            dependencies[nxt] -= 1
+            if dependencies[nxt] == 0:  # every gradient for nxt is in: it is ready
+                ready.push(nxt)
     return order
-
-
-def _priority(node, ticket) -> tuple:
-    """Heap key (smallest first): a leaf's AccumulateGrad, else the newest node (-_seq)."""
-    if type(node) is AccumulateGrad:
-        return (_LEAVES_FIRST + next(ticket), node)
-    return (-node._seq, node)
-
-
-_LEAVES_FIRST = -(2**62)  # below every -_seq
 
 
 def _needed(order, targets):

@@ -62,6 +62,11 @@ class Node:
     _next_nrs: tuple = ()  # per tensor input: which output of that node it is
 
     @property
+    def sequence_nr(self) -> int:
+        """Creation order: among ready nodes the engine runs the newest first."""
+        return self._seq
+
+    @property
     def next_functions(self) -> tuple:
         """``((node, output_nr), ...)``, one pair per tensor input, as in PyTorch."""
         return tuple(zip(self._next_nodes, self._next_nrs))
@@ -112,6 +117,8 @@ class AccumulateGrad(Node):
     """The node at a leaf: adds the gradient that reaches it into ``variable.grad``."""
 
     __slots__ = ("variable", "_seq", "_pre_hooks", "__weakref__")
+
+    sequence_nr = 2**64 - 1  # PyTorch's: the largest, so a complete leaf gradient is stored first
 
     def __init__(self, variable) -> None:
         self.variable = variable
