@@ -13,6 +13,7 @@ learner writes, and the engine runs them all the same way.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import warnings
 
@@ -320,13 +321,18 @@ class Function:
         )
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args, **kwargs):
         """Run ``forward`` with grad mode off; record the call when an input requires grad.
+
+        Keyword arguments are bound to ``forward``'s parameters first, as PyTorch does, so
+        ``F.apply(x, scale=2.0)`` is ``F.apply(x, 2.0)``.
 
         Every op in the library comes through here, recorded or not (the engine's backward
         formulas run with grad mode off), so the path that records nothing does no graph
         work at all: no metadata, no edges, no saved tensors kept.
         """
+        if kwargs:
+            args = _bind_keywords(cls.forward, args, kwargs)
         Tensor = _tensor_class
         ctx = cls._backward_cls()
         needs = []
@@ -352,6 +358,18 @@ class Function:
         if state.inference:
             _mark_inference(outputs)
         return outputs
+
+
+def _bind_keywords(forward, args: tuple, kwargs: dict) -> tuple:
+    """``forward``'s inputs as one positional tuple; like PyTorch, a keyword that would
+    leave an earlier parameter unfilled is refused."""
+    bound = inspect.signature(forward).bind(None, *args, **kwargs)
+    if bound.kwargs:
+        position = len(bound.args) - 1
+        missing = list(inspect.signature(forward).parameters)[position + 1]
+        raise TypeError(f"forward() missing required argument: '{missing}' (position "
+                        f"{position})")
+    return bound.args[1:]
 
 
 _FLAGS: dict = {}  # needs_input_grad tuples, shared (see _shared)
