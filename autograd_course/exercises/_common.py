@@ -203,8 +203,10 @@ def copy_tensor(value: Any) -> Any:
     return value.detach().clone().requires_grad_(value.requires_grad)
 
 
-def learner_grads(function_cls: Any, inputs: list, grad_output: Any) -> tuple:
-    """The gradients a learner's ``Function`` sends to ``inputs`` for ``grad_output``.
+def learner_grads(function_cls: Any, inputs: list, grad_output: Any,
+                  wrt: list | None = None) -> tuple:
+    """The gradients a learner's ``Function`` sends to ``inputs`` for ``grad_output`` (with
+    respect to ``wrt`` when some inputs are plain numbers).
 
     The learner's ``backward`` receives a copy of ``grad_output``: a correct backward may write
     into its argument in place (PyTorch allows it), and the checker keeps the original to
@@ -219,7 +221,8 @@ def learner_grads(function_cls: Any, inputs: list, grad_output: Any) -> tuple:
     if out is None or out is Ellipsis:
         raise NotAttempted
     try:
-        return grad(out, inputs, copy_tensor(grad_output), allow_unused=True)
+        return grad(out, inputs if wrt is None else wrt, copy_tensor(grad_output),
+                    allow_unused=True)
     except NotImplementedError as e:
         raise NotAttempted from e
     except TypeError as e:

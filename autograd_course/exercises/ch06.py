@@ -14,6 +14,7 @@ from ._common import (
     checker,
     compare_tensors,
     is_placeholder,
+    learner_grads,
     random_inputs,
     to_numpy,
 )
@@ -28,34 +29,13 @@ def _require_function(function_cls: Any) -> None:
         raise Mismatch(f"expected a subclass of ag.autograd.Function, got {function_cls!r}")
 
 
-def _learner_grads(function_cls: Any, inputs: list, grad_output, wrt: list | None = None) -> tuple:
-    """The gradients the learner's backward produces for ``grad_output``, with respect to
-    ``wrt`` (default: all ``inputs``; pass the tensors when some inputs are plain numbers)."""
-    from ..autograd.engine import grad
-
-    try:
-        out = function_cls.apply(*inputs)
-    except NotImplementedError as e:
-        raise NotAttempted from e
-    if out is None or out is Ellipsis:
-        raise NotAttempted
-    try:
-        return grad(out, inputs if wrt is None else wrt, grad_output, allow_unused=True)
-    except NotImplementedError as e:
-        raise NotAttempted from e
-    except TypeError as e:
-        if "ellipsis" in str(e):
-            raise NotAttempted from e
-        raise
-
-
 @checker
 def check_sigmoid(function_cls: Any) -> None:
     """Exercise 6.1: ``MySigmoid.backward`` returns grad_output · σ(x)(1 − σ(x))."""
     _require_function(function_cls)
     (x,) = random_inputs((3, 4), low=-3.0, high=3.0)
     (grad_output,) = random_inputs((3, 4), requires_grad=False)
-    (gx,) = _learner_grads(function_cls, [x], grad_output)
+    (gx,) = learner_grads(function_cls, [x], grad_output)
     if gx is None:
         raise Mismatch("backward returned None for x: return grad_output times dσ/dx")
     y = 1.0 / (1.0 + np.exp(-to_numpy(x)))
@@ -78,7 +58,7 @@ def check_div(function_cls: Any) -> None:
     _require_function(function_cls)
     a, b = random_inputs((2, 3), (2, 3), low=0.5, high=2.0)
     (grad_output,) = random_inputs((2, 3), requires_grad=False)
-    ga, gb = _learner_grads(function_cls, [a, b], grad_output)
+    ga, gb = learner_grads(function_cls, [a, b], grad_output)
     an, bn, g = to_numpy(a), to_numpy(b), to_numpy(grad_output)
     for name, got, want in (("a", ga, g / bn), ("b", gb, -g * an / bn**2)):
         if got is None:
@@ -108,7 +88,7 @@ def check_mul_constant(function_cls: Any) -> None:
     (grad_output,) = random_inputs((5,), requires_grad=False)
     constant = float(np.random.default_rng().choice([-3.0, 2.5, 4.0]))
     try:
-        (ga,) = _learner_grads(function_cls, [a, constant], grad_output, wrt=[a])
+        (ga,) = learner_grads(function_cls, [a, constant], grad_output, wrt=[a])
     except RuntimeError as err:
         hint = _backward_error_hint(err, function_cls.__name__)
         if hint is None:
@@ -146,7 +126,7 @@ def check_softplus(function_cls: Any) -> None:
     xn = to_numpy(x)
     compare_tensors(out, np.log1p(np.exp(xn)), "the output of forward")
     try:
-        (gx,) = _learner_grads(function_cls, [x], grad_output)
+        (gx,) = learner_grads(function_cls, [x], grad_output)
     except (ValueError, IndexError) as err:
         saved = getattr(out.grad_fn, "saved_tensors", ())
         if not saved:
