@@ -230,14 +230,17 @@ def _exercise_cell(nb) -> tuple[int, str, str, str]:
 def _answers(checker: str) -> tuple[str, str]:
     """(right, wrong) answers as Python literals, from the checker's own reference.
 
-    Chapter 1's first exercise predicts x.grad by hand; exercises/ch01.py computes the
-    reference with the library's backward (18 * x). The wrong answer is off by one.
+    Chapter 1's first exercise estimates a slope (exercises/ch01.py knows the exact one); an
+    older version predicted x.grad by hand (18 * x). The wrong answer is off by one.
     """
     from autograd_course.exercises import ch01
 
+    if checker == "check_slope":  # exercise 1.1: the slope of f at x = SLOPE_AT
+        right = 3 * ch01.SLOPE_AT ** 2 - 2.0  # f(x) = x³ - 2x, so f'(x) = 3x² - 2
+        return repr(right), repr(right + 1.0)
     if checker != "check_predict_grad":
-        raise AssertionError(f"the exercise test knows check_predict_grad, not {checker}: "
-                             "update _answers in tests/browser/test_lab.py")
+        raise AssertionError(f"the exercise test knows check_slope and check_predict_grad, "
+                             f"not {checker}: update _answers in tests/browser/test_lab.py")
     right = ch01._predict_reference().tolist()
     wrong = [[v + 1.0 for v in row] for row in right]
     return repr(right), repr(wrong)
