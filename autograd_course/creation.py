@@ -13,6 +13,7 @@ import numpy as np
 from . import _backend, dtypes
 from . import random as _random
 from .autograd import grad_mode
+from .ops._util import _number_dtype as number_dtype
 from .tensor import Tensor
 
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # PyTorch promotes across these first
@@ -24,15 +25,9 @@ def _element_dtype(value) -> np.dtype:
         return value.dtype
     if isinstance(value, Tensor):
         return value._data.dtype
-    if isinstance(value, bool):
-        return np.dtype(np.bool_)
-    if isinstance(value, numbers.Integral):
-        return np.dtype(np.int64)
-    if isinstance(value, numbers.Real):
-        return dtypes.default_float.numpy
-    if isinstance(value, numbers.Complex):
-        return np.dtype(np.complex64)
-    raise TypeError(f"Could not infer dtype of {type(value).__name__}")
+    if not isinstance(value, numbers.Number):
+        raise TypeError(f"Could not infer dtype of {type(value).__name__}")
+    return number_dtype(value)
 
 
 def _infer_dtype(data) -> np.dtype:

@@ -284,3 +284,18 @@ def _train_step_without_return(model, optimizer, xb, yb, loss_fn):
 ])
 def test_a_body_without_return_is_named(capsys, check, answer):
     assert_hint(capsys, check, answer, "returned None")
+
+
+def test_ch05_straight_through_hint_with_values_on_the_clamp_bounds(capsys, monkeypatch):
+    """x exactly 0 or 1: clamp passes the gradient there, so the hint must still be right."""
+    import numpy as np
+
+    class _Fixed:
+        def uniform(self, low, high, size):
+            return np.array([0.0, 1.0, 0.5, 2.0])
+
+    monkeypatch.setattr(np.random, "default_rng", lambda *a, **k: _Fixed())
+    assert_hint(capsys, ch05.check_straight_through,
+                lambda x: x.detach() + (x.clamp(0, 1) - x), "you detached x")
+    assert_correct(capsys, ch05.check_straight_through,
+                   lambda x: x + (x.clamp(0, 1) - x).detach())
