@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import _backend, dtypes
+from . import _backend, _messages, dtypes
+from .ops.shape import ToCopy
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -94,8 +95,6 @@ class TensorConversions:
         np_dtype = self._data.dtype if dtype is None else dtypes.to_numpy(dtype)
         if dev == self._device and np_dtype == self._data.dtype and not copy:
             return self
-        from .ops.shape import ToCopy
-
         return ToCopy.apply(self, np_dtype, dev)
 
     def cpu(self) -> Tensor:
@@ -124,7 +123,7 @@ class TensorConversions:
 
     def type(self, dtype=None):
         if dtype is None:
-            return _type_name(self._data.dtype)
+            return _messages.type_name(self._data.dtype)
         return self.to(dtype)
 
     # --- leaving the tensor world -----------------------------------------------------------
@@ -193,17 +192,3 @@ class TensorConversions:
             )
         array = _backend.to_numpy(self._data)
         return array if dtype is None else array.astype(dtype)
-
-
-def _c_name(np_dtype) -> str:
-    """The C++ type name PyTorch prints for a dtype in some messages ('double', 'long int')."""
-    names = {"float32": "float", "float64": "double", "float16": "c10::Half",
-             "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-             "uint8": "unsigned char", "bool": "bool"}
-    return names[str(np_dtype)]
-
-
-def _type_name(np_dtype) -> str:
-    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-             "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-    return f"torch.{names[str(np_dtype)]}Tensor"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend, dtypes, ops
-from .autograd import function as _function
 from .ops import masking, rounding
 from .ops._util import normalize_dim
 from .ops.activation import log_softmax as _log_softmax
@@ -20,13 +19,6 @@ from .ops.inplace import apply_inplace, check_inplace
 
 class TensorIdioms:
     __slots__ = ()
-
-    def __format__(self, spec: str) -> str:
-        """``f"{loss:.4f}"``: a 0-d tensor formats as its number; others as their repr (and
-        refuse a format spec), as in PyTorch; so does a subclass such as ``Parameter``."""
-        if self._data.ndim == 0 and type(self) is _function._tensor_class:  # not a subclass
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
 
     # --- rounding division, masks and index writes ------------------------------------------
     def floor_divide(self, other):

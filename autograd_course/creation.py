@@ -10,65 +10,10 @@ import numbers
 
 import numpy as np
 
-from . import _backend, dtypes
+from . import _array, _backend, dtypes
 from . import random as _random
 from .autograd import grad_mode
-from .ops._util import _number_dtype as number_dtype
 from .tensor import Tensor
-
-_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # PyTorch promotes across these first
-
-
-def _element_dtype(value) -> np.dtype:
-    """The dtype one element brings: NumPy values their own, Python numbers the defaults."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        return value.dtype
-    if isinstance(value, Tensor):
-        return value._data.dtype
-    if not isinstance(value, numbers.Number):
-        raise TypeError(f"Could not infer dtype of {type(value).__name__}")
-    return number_dtype(value)
-
-
-def _infer_dtype(data) -> np.dtype:
-    """PyTorch's inference: Python floats -> float32, ints -> int64, bools -> bool; NumPy
-    values keep their dtype. Mixed elements: the highest category wins (bool < int < float
-    < complex), and within it the widest dtype (so [np.float64(1), 2.] is float64)."""
-    if isinstance(data, (np.ndarray, np.generic)):
-        return dtypes.from_numpy(data.dtype).numpy
-    found = {_element_dtype(v) for v in _flat(data)}
-    if not found:
-        return dtypes.default_float.numpy  # an empty list
-    top = max(_CATEGORY[d.kind] for d in found)
-    return np.result_type(*(d for d in found if _CATEGORY[d.kind] == top))
-
-
-def _to_array(data, dtype, device):
-    """Data (numbers, nested lists, arrays, tensors) as an array of ``dtype`` on ``device``."""
-    if isinstance(data, Tensor):
-        data = _backend.to_numpy(data._data)
-    np_dtype = _infer_dtype(data) if dtype is None else dtypes.to_numpy(dtype)
-    if isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data)):
-        data = _nested_values(data)
-    array = np.array(data, dtype=np_dtype)
-    return array if device is _backend.CPU else _backend.to_device(array, device)
-
-
-def _flat(data):
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (list, tuple)):
-            stack.extend(item)
-        else:
-            yield item
-
-
-def _nested_values(data):
-    if isinstance(data, (list, tuple)):
-        return [_nested_values(v) for v in data]
-    return data.item() if isinstance(data, Tensor) else data
-
 
 def _finish(array, device, requires_grad) -> Tensor:
     t = Tensor._wrap(array, device)
@@ -86,7 +31,7 @@ def _finish(array, device, requires_grad) -> Tensor:
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (a number, nested lists, an array)."""
     dev = _backend.factory_device(device)
-    return _finish(_to_array(data, dtype, dev), dev, requires_grad)
+    return _finish(_array.to_array(data, dtype, dev), dev, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -135,7 +80,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    default = dtypes.from_numpy(_infer_dtype(fill_value))
+    default = dtypes.from_numpy(_array.infer_dtype(fill_value))
     return _filled(fill_value, (size,), dtype, device, requires_grad, default)
 
 
@@ -150,7 +95,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if end is None:
         start, end = 0, start
     if dtype is None:
-        dtype = dtypes.from_numpy(_infer_dtype([start, end, step]))
+        dtype = dtypes.from_numpy(_array.infer_dtype([start, end, step]))
     dev = _backend.factory_device(device)
     array = _backend.create(dev, "arange", start, end, step, dtype=dtypes.to_numpy(dtype))
     return _finish(array, dev, requires_grad)

@@ -8,6 +8,7 @@ in PyTorch, character for character, and outputs can be diffed against it.
 from __future__ import annotations
 
 import builtins
+import numbers
 
 import numpy as np
 
@@ -54,6 +55,22 @@ _BY_NAME = {d.name: d for d in _ALL}
 
 # The types Python values become: 1.5 -> float32 (PyTorch's default), 3 -> int64, True -> bool.
 default_float = float32
+
+
+def number_dtype(value) -> np.dtype:
+    """The dtype PyTorch gives a Python number taking part in an op ("wrapped number"):
+    bool -> bool, int -> int64, float -> the default float (float32), complex -> complex64."""
+    if isinstance(value, builtins.bool):
+        return np.dtype(np.bool_)
+    if isinstance(value, numbers.Integral):
+        return np.dtype(np.int64)
+    if isinstance(value, numbers.Real):
+        return default_float.numpy
+    if isinstance(value, numbers.Complex):
+        return np.dtype(np.complex64)
+    raise TypeError(
+        f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
+    )
 
 
 def from_name(name: str) -> dtype:

@@ -262,7 +262,7 @@ def test_sequence_numbers_increase():
     x = ag.tensor([1.], requires_grad=True)
     a = x * 2
     b = a + 1
-    assert a.grad_fn._seq < b.grad_fn._seq
+    assert a.grad_fn._sequence_nr() < b.grad_fn._sequence_nr()
 
 
 def test_saved_tensors_before_recording_are_the_inputs():

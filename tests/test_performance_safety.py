@@ -1,8 +1,7 @@
 """The shortcuts the performance work takes, checked for safety (no timing here).
 
-* A leaf's first gradient becomes its ``.grad`` without a copy only when nothing else holds
-  that tensor or its memory (``engine._unshared``); every case where something does must still
-  give each leaf a private ``.grad``.
+* A leaf's first gradient becomes a private ``.grad``: whatever else holds the gradient (a
+  second input fed the same tensor, a view, the user, a hook), each leaf's ``.grad`` is its own.
 * The fused backward ops (tanh, sigmoid, relu, log_softmax) record PyTorch's node names and
   give PyTorch's second derivatives.
 * Work that is skipped when nothing is recorded: no_grad keeps no nodes and no saved tensors.
@@ -17,7 +16,8 @@ import pytest
 
 import autograd_course as ag
 from autograd_course.autograd import engine
-from autograd_course.autograd.function import Node, _SavedTensor
+from autograd_course.autograd.graph import Node
+from autograd_course.autograd.saved_tensor import SavedTensor
 
 
 def _alive(kind) -> int:
@@ -144,22 +144,23 @@ def test_fused_backward_names_and_second_derivatives(name):
 def test_no_grad_inference_keeps_no_nodes_and_no_saved_tensors():
     model = ag.nn.Sequential(ag.nn.Linear(8, 16), ag.nn.ReLU(), ag.nn.Linear(16, 2))
     x = ag.randn(4, 8)
-    nodes, saved = _alive(Node), _alive(_SavedTensor)
+    nodes, saved = _alive(Node), _alive(SavedTensor)
     with ag.no_grad():
         out = model(x)
         assert out.grad_fn is None and not out.requires_grad
-        assert _alive(Node) == nodes and _alive(_SavedTensor) == saved
+        assert _alive(Node) == nodes and _alive(SavedTensor) == saved
     recorded = model(x)
-    assert _alive(Node) > nodes and _alive(_SavedTensor) > saved
+    assert _alive(Node) > nodes and _alive(SavedTensor) > saved
     del recorded
 
 
-def test_version_counters_are_made_only_when_needed():
+def test_version_counters_follow_memory():
     x = ag.tensor([1.0, 2.0], requires_grad=True)
     y = x * 2
-    assert y._vc is None and y._version == 0
-    z = y.tanh()  # saves its output: the output gets a counter, checked at backward
-    assert z._vc is not None
+    assert y._version == 0 and y.detach()._version_counter is y._version_counter
+    assert (x * 3)._version_counter is not y._version_counter
+    z = y.tanh()  # saves its output, checked at backward
     z.add_(1)
+    assert z._version == 1
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         z.sum().backward()

@@ -16,6 +16,10 @@ import warnings
 
 import numpy as np
 
+from .._backend import to_numpy
+from ..tensor_base import TensorBase
+from .engine import grad
+
 
 class GradcheckError(RuntimeError):
     """Raised by ``gradcheck`` when the analytical and numerical Jacobians disagree."""
@@ -26,19 +30,14 @@ def _as_tuple(x):
 
 
 def _tensor_inputs(inputs):
-    from ..tensor import Tensor
-
-    return [(i, t) for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    return [(i, t) for i, t in enumerate(inputs) if isinstance(t, TensorBase) and t.requires_grad]
 
 
 def _outputs(func, inputs):
-    from ..tensor import Tensor
-
-    return [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+    return [o for o in _as_tuple(func(*inputs)) if isinstance(o, TensorBase)]
 
 
 def _host(array) -> np.ndarray:
-    from .._backend import to_numpy
 
     return to_numpy(array).reshape(-1).astype(np.float64)
 
@@ -72,8 +71,6 @@ def analytical_jacobian(func, inputs):
 
     Outputs that do not require grad get ``None`` (their Jacobian must be zero).
     """
-    from .engine import grad
-
     outs = _outputs(func, inputs)
     wrt = [t for _, t in _tensor_inputs(inputs)]
     result = [[None if not o.requires_grad else np.zeros((t.numel(), o.numel()), t._data.dtype)
@@ -95,8 +92,6 @@ def analytical_jacobian(func, inputs):
 def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
               raise_exception: bool = True) -> bool:
     """True when backward matches finite differences for every input that requires grad."""
-    from ..tensor import Tensor
-
     inputs = _as_tuple(inputs)
     checked = _tensor_inputs(inputs)
     if not checked:
@@ -115,6 +110,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
             )
     numerical = numerical_jacobian(func, inputs, eps)
     analytical = analytical_jacobian(func, inputs)
+    as_tensor = type(checked[0][1])._wrap  # PyTorch's message prints Jacobians as tensors
     for k, (num_per_out, ana_per_out) in enumerate(zip(numerical, analytical)):
         for j, (num, ana) in enumerate(zip(num_per_out, ana_per_out)):
             if ana is None:
@@ -125,7 +121,8 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
             if not np.allclose(ana, num, rtol=rtol, atol=atol):
                 return _fail(
                     f"Jacobian mismatch for output {j} with respect to input {k},\n"
-                    f"numerical:{Tensor._wrap(num)!r}\nanalytical:{Tensor._wrap(ana)!r}\n",
+                    f"numerical:{as_tensor(np.asarray(num))!r}\n"
+                    f"analytical:{as_tensor(np.asarray(ana))!r}\n",
                     raise_exception,
                 )
     return True
@@ -144,8 +141,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     ``grad_outputs`` default to random tensors (requiring grad), so the check also covers how
     the first gradients depend on them.
     """
-    from .engine import grad
-
     inputs = _as_tuple(inputs)
     wrt_positions = [i for i, _ in _tensor_inputs(inputs)]
     outs = _outputs(func, inputs)

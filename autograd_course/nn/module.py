@@ -12,8 +12,9 @@ Walks over the module tree use an explicit stack (never recursion), like the aut
 
 from __future__ import annotations
 
-from ..autograd.function import _RemovableHandle
+from .. import _messages
 from ..tensor import Tensor
+from ..tensor_base import RemovableHandle
 from .parameter import Parameter
 from .state import ModuleState
 
@@ -28,9 +29,7 @@ def _addindent(text: str, spaces: int) -> str:
 
 
 def _type_name(t: Tensor) -> str:
-    from ..tensor import _type_name as name
-
-    return name(t._data.dtype)
+    return _messages.type_name(t._data.dtype)
 
 
 class Module(ModuleState):
@@ -72,12 +71,12 @@ class Module(ModuleState):
     def register_forward_hook(self, hook):
         """``hook(module, inputs, output)`` after each forward; e.g. to look at activations."""
         self._forward_hooks.append(hook)
-        return _RemovableHandle(self._forward_hooks, hook)
+        return RemovableHandle(self._forward_hooks, hook)
 
     def register_forward_pre_hook(self, hook):
         """``hook(module, inputs)`` before each forward; may return replacement inputs."""
         self._forward_pre_hooks.append(hook)
-        return _RemovableHandle(self._forward_pre_hooks, hook)
+        return RemovableHandle(self._forward_pre_hooks, hook)
 
     # --- registration -----------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:

@@ -8,27 +8,11 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..autograd import function as _function
+from ..tensor_base import TensorBase
 
 
 def is_tensor(value) -> bool:
-    return isinstance(value, _function._tensor_class)
-
-
-def _number_dtype(value) -> np.dtype:
-    """The dtype PyTorch gives a Python number taking part in an op ("wrapped number"):
-    bool -> bool, int -> int64, float -> the default float (float32), complex -> complex64."""
-    if isinstance(value, bool):
-        return np.dtype(np.bool_)
-    if isinstance(value, numbers.Integral):
-        return np.dtype(np.int64)
-    if isinstance(value, numbers.Real):
-        return dtypes.default_float.numpy
-    if isinstance(value, numbers.Complex):
-        return np.dtype(np.complex64)
-    raise TypeError(
-        f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
-    )
+    return isinstance(value, TensorBase)
 
 
 def scalar_like(value, like):
@@ -51,10 +35,9 @@ def scalar_like(value, like):
 
 def binary_operands(a, b):
     """Two operands as tensors of one dtype on one device, PyTorch's promotion rules."""
-    Tensor = _function._tensor_class
-    if not isinstance(a, Tensor):
+    if not isinstance(a, TensorBase):
         a = scalar_like(a, b)
-    elif not isinstance(b, Tensor):
+    elif not isinstance(b, TensorBase):
         b = scalar_like(b, a)
     elif a._device is not b._device and a._device != b._device:
         # PyTorch takes a 0-d CPU tensor next to a GPU tensor as a number (copied over)
@@ -136,7 +119,7 @@ def result_type(*operands) -> np.dtype:
     for op in operands:
         if op is None:
             continue
-        if isinstance(op, _function._tensor_class):
+        if isinstance(op, TensorBase):
             d = op._data.dtype
             if op._data.ndim:
                 dim = d if dim is None else promote_types(dim, d)
@@ -146,7 +129,7 @@ def result_type(*operands) -> np.dtype:
             d = np.dtype(op)
             dim = d if dim is None else promote_types(dim, d)
         else:
-            d = _number_dtype(op)
+            d = dtypes.number_dtype(op)
             number = d if number is None else promote_types(number, d)
     return _combine(dim, _combine(zero, number))
 
@@ -226,9 +209,9 @@ def normalize_dim(dim: int, ndim: int) -> int:
 def view_of(x, array):
     """Wrap ``array``, the result of a view op on ``x``, as a tensor.
 
-    When it shares ``x``'s memory (NumPy returned a view, as PyTorch would) it also shares
-    ``x``'s version counter, so an in-place write through either one is seen by every node
-    that saved the other.
+    When it shares ``x``'s memory (NumPy returned a view, as PyTorch would) it is a view:
+    ``out._base`` is the tensor that owns the memory, and it shares ``x``'s version counter,
+    so an in-place write through either one is seen by every node that saved the other.
     """
     out = x._new(array)
     data = x._data
@@ -238,6 +221,7 @@ def view_of(x, array):
     if (base is not None and (base is data or base is data.base)) or \
             x._xp.may_share_memory(array, data):
         out._version_counter = x._version_counter
+        out._base = x if x._base is None else x._base
     return out
 
 

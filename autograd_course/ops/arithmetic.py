@@ -49,6 +49,7 @@ class Add(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
+        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         _keep_number(ctx, b)
         if alpha != 1:
             return a._new(_elementwise(np.add, a, b, alpha))
@@ -56,7 +57,7 @@ class Add(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
+        a_shape, b_shape = ctx.a_shape, ctx.b_shape
         need_a, need_b = ctx.needs_input_grad[:2]
         alpha = ctx.alpha
         grad_b = None
@@ -74,6 +75,7 @@ class Sub(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
+        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         _keep_number(ctx, b)
         if alpha != 1:
             return a._new(_elementwise(np.subtract, a, b, alpha))
@@ -81,7 +83,7 @@ class Sub(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
+        a_shape, b_shape = ctx.a_shape, ctx.b_shape
         need_a, need_b = ctx.needs_input_grad[:2]
         alpha = ctx.alpha
         grad_b = None
@@ -114,14 +116,15 @@ class Mul(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
+        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         return a._new(_elementwise(np.multiply, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad * b, ctx._input_meta[0][0]) if need_a else None,
-                sum_to(grad * a, ctx._input_meta[1][0]) if need_b else None)
+        return (sum_to(grad * b, ctx.a_shape) if need_a else None,
+                sum_to(grad * a, ctx.b_shape) if need_b else None)
 
 
 class Div(Function):
@@ -132,14 +135,15 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         return a._new(_elementwise(np.true_divide, a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad / b, ctx._input_meta[0][0]) if need_a else None,
-                sum_to(-grad * a / (b * b), ctx._input_meta[1][0]) if need_b else None)
+        return (sum_to(grad / b, ctx.a_shape) if need_a else None,
+                sum_to(-grad * a / (b * b), ctx.b_shape) if need_b else None)
 
 
 class Reciprocal(Function):

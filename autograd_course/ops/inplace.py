@@ -16,16 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd import grad_mode
-from ..autograd.function import AccumulateGrad, Function
+from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
-
-
-def _views():
-    """The Functions whose output shares memory with their input (the view ops)."""
-    from .indexing import Alias, Select, Slice
-    from .shape import Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View
-
-    return (Alias, Select, Slice, Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View)
 
 
 _OVERLAP_MESSAGE = (
@@ -44,11 +36,8 @@ def check_inplace(x, view: bool = False) -> None:
     if x.grad_fn is None:
         what = "a view of a leaf Variable" if view else "a leaf Variable"
         raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
-    views, node = _views(), x.grad_fn
-    while isinstance(getattr(node, "_forward_cls", None), type) and \
-            issubclass(node._forward_cls, views):
-        node = node.next_functions[0][0]
-    if type(node) is AccumulateGrad and node.variable._version_counter is x._version_counter:
+    base = x._base
+    if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )

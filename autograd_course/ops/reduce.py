@@ -7,7 +7,7 @@ winners only.
 
 from __future__ import annotations
 
-from ..autograd.engine import _can_sum_to
+from ..autograd.function import can_sum_to
 from ..autograd.function import Function
 from ._util import normalize_dim, scalar_type
 
@@ -209,7 +209,7 @@ def sum_to_size(x, *size):
     current = x._data.shape
     if current == shape:
         return x
-    if not _can_sum_to(current, shape):
+    if not can_sum_to(current, shape):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
                            f"{{{list(current)}}}.")
     return SumToSize.apply(x, shape)

@@ -13,7 +13,8 @@ import warnings
 from collections import defaultdict
 
 from ..autograd import grad_mode
-from ..tensor import Tensor, _type_name
+from .. import _messages
+from ..tensor import Tensor
 
 
 class _RequiredParameter:
@@ -34,7 +35,7 @@ class Optimizer:
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or "
-                f"dicts, but got {_type_name(params._data.dtype)}")
+                f"dicts, but got {_messages.type_name(params._data.dtype)}")
         groups = list(params)
         if len(groups) == 0:
             raise ValueError("optimizer got an empty parameter list")

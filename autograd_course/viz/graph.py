@@ -7,7 +7,7 @@ the backward step-through agree. What can be shown follows from what the graph k
   leads to the nodes that made its inputs, down to ``AccumulateGrad`` at the leaves that
   require grad (drawn as the leaf tensor itself, ``AccumulateGrad.variable``).
 * An input that needs no gradient is a ``(None, 0)`` edge: only its shape and dtype are
-  recorded (``node._input_meta``). When the node saved exactly one grad-less tensor of that
+  recorded (``node.input_info``). When the node saved exactly one grad-less tensor of that
   shape and dtype for backward, that tensor is the input, and its name and values are shown.
 * Nodes keep no reference to the tensors they produced, so intermediate tensors appear only
   when they are roots, are passed in ``params`` (``dict(z=z)``), or were saved for backward
@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..autograd.function import AccumulateGrad
+from ..autograd.graph import AccumulateGrad, gradient_edge
+from ..tensor import Tensor
 from .inputs import (
     constant_value,
     key_of,
@@ -206,7 +207,7 @@ class _Builder:
                 rid = self.tensor_node(t, OUTPUT, "output")
             elif t.requires_grad:
                 rid = self.tensor_node(t, LEAF, note="AccumulateGrad")
-                acc = t._accumulator()
+                acc = gradient_edge(t)[0]
                 self.node_of_fn[acc] = rid
                 self.nodes[int(rid[1:])].fn = acc
             else:
@@ -232,8 +233,8 @@ class _Builder:
 
     def visit(self, fn) -> None:
         fid = self.node_of_fn[fn]
-        metas = [m for m in getattr(fn, "_input_meta", ()) if m is not None]
-        saved = saved_entries(fn) if hasattr(fn, "_saved") else []
+        metas = [m for m in getattr(fn, "input_info", ()) if m is not None]
+        saved = saved_entries(fn)
         frozen_inputs = match_frozen_inputs(fn.next_functions, metas, saved)
         for i, (nxt, nr) in enumerate(fn.next_functions):
             if nxt is None:
@@ -321,7 +322,7 @@ class _Builder:
             self.tensor_ids[self.key_of(tensor)] = nid
 
     def saved_tensors(self, fn, fid: str, saved) -> None:
-        if getattr(fn, "_released", False):
+        if getattr(fn, "released", False):
             self.nodes[int(fid[1:])].note = "saved tensors freed"
             return
         for key, tensor, array in saved:
@@ -361,8 +362,6 @@ class _Builder:
 
 def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 200) -> GraphModel:
     """The drawable model of the graph behind ``roots`` (tensors)."""
-    from ..tensor import Tensor
-
     flat = []
     for r in roots:
         flat.extend(r if isinstance(r, (list, tuple)) else [r])

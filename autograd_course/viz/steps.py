@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .._backend import to_numpy
 from ..autograd import engine
-from ..autograd.function import AccumulateGrad
+from ..autograd.graph import AccumulateGrad
 from .display import INSTALL_HINT, png_size
 from .dot import FrameState, caption_width, to_graph_view
 from .graph import LEAF, GraphModel, build_model, grad_text, node_name

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._backend import to_numpy
-from ..autograd.function import AccumulateGrad
+from ..autograd.graph import AccumulateGrad
 
 SMALL = 6  # tensors with at most this many elements show their values
 

@@ -1,0 +1,180 @@
+"""PyTorch's error and warning texts, word for word, in one place.
+
+A learner who meets an error here should meet the same words they will meet in PyTorch (and
+can search for). Long texts are constants; texts with values in them are small functions.
+"""
+
+from __future__ import annotations
+
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+               "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+               "bool": "Bool"}
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+            "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "bool": "bool"}
+
+
+def type_name(np_dtype) -> str:
+    """'torch.FloatTensor' for float32: the legacy type name PyTorch prints."""
+    return f"torch.{_TYPE_NAMES[str(np_dtype)]}Tensor"
+
+
+def c_name(np_dtype) -> str:
+    """The C++ type name PyTorch prints for a dtype in some messages ('double', 'long int')."""
+    return _C_NAMES[str(np_dtype)]
+
+
+# --- tensors --------------------------------------------------------------------------------
+NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+REQUIRES_GRAD_DTYPE = "only Tensors of floating point and complex dtype can require gradients"
+
+DETACH_VIEW = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
+    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
+    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution."
+)
+
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
+    "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+)
+
+
+def set_requires_grad_non_leaf(flag: bool) -> str:
+    message = "you can only change requires_grad flags of leaf variables."
+    if not flag:
+        message += (" If you want to use a computed variable in a subgraph that doesn't "
+                    "require differentiation use var_no_grad = var.detach().")
+    return message
+
+
+def grad_type(value) -> str:
+    return ("assigned grad expected to be a Tensor or None but got grad of type "
+            f"{type(value).__name__}")
+
+
+def grad_size(got, expected) -> str:
+    return (f"attempting to assign a gradient of size '{list(got)}' to a tensor of size "
+            f"'{list(expected)}'. Please ensure that the gradient and the tensor are the same "
+            "size")
+
+
+def grad_dtype(got, expected) -> str:
+    return (f"attempting to assign a gradient with dtype '{c_name(got)}' to a tensor with "
+            f"grad_dtype '{_TYPE_NAMES[str(expected)]}'. The gradient must match the tensor's "
+            "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+            "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+            "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+            "systems that assume they match.")
+
+
+# --- Function and saved tensors ---------------------------------------------------------------
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+INSTANTIATED = (
+    "{cls} should not be instantiated. Methods on autograd functions are all static, so you "
+    "should invoke them on the class itself. Instantiating an autograd function will raise an "
+    "error in a future version of PyTorch."
+)
+
+LEGACY_CALL = (
+    "Legacy autograd function with non-static forward method is deprecated. Please use "
+    "new-style autograd function with static forward method. (Example: "
+    "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+)
+
+NO_FORWARD = "You must implement the forward function for custom autograd.Function."
+
+NO_BACKWARD = ("You must implement either the backward or vjp method for your custom "
+               "autograd.Function to use it with backward mode AD.")
+
+
+def keyword_past_gap(missing: str, position: int) -> str:
+    return f"forward() missing required argument: '{missing}' (position {position})"
+
+
+def not_a_variable(position: int, value) -> str:
+    return (f"save_for_backward can only save variables, but argument {position} is of type "
+            f"{type(value).__name__}")
+
+
+def modified_by_inplace(np_dtype, shape, maker: str | None, output_nr: int, version: int,
+                        expected: int) -> str:
+    """A saved tensor was changed in place after it was saved."""
+    kind = "CPUBoolType" if str(np_dtype) == "bool" else type_name(np_dtype)
+    where = f", which is output {output_nr} of {maker}," if maker else ""
+    return ("one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [{kind} [{', '.join(str(s) for s in shape)}]]{where} is at "
+            f"version {version}; expected version {expected} instead. Hint: enable anomaly "
+            "detection to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+# --- the engine -------------------------------------------------------------------------------
+CREATE_GRAPH_IN_BACKWARD = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak."
+)
+
+IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
+
+
+def no_grad_fn(i: int) -> str:
+    return f"element {i} of tensors does not require grad and does not have a grad_fn"
+
+
+def unused_input(i: int) -> str:
+    return (f"The differentiated Tensor at index {i} appears to not have been used in the "
+            "graph. Set allow_unused=True if this is the desired behavior.")
+
+
+def shape_mismatch(i: int, grad_shape, shape) -> str:
+    return (f"Mismatch in shape: grad_output[{i}] has a shape of {grad_shape!r} and "
+            f"output[{i}] has a shape of {shape!r}.")
+
+
+def wrong_gradient_count(name: str, expected: int, got: int) -> str:
+    return (f"function {name} returned an incorrect number of gradients (expected {expected}, "
+            f"got {got})")
+
+
+def gradient_for_non_tensor(name: str, i: int) -> str:
+    return (f"function {name} returned a gradient different than None at position {i + 1}, "
+            "but the corresponding forward input was not a Variable")
+
+
+def invalid_gradient_shape(name: str, i: int, got, expected) -> str:
+    return (f"Function {name} returned an invalid gradient at index {i} - got {list(got)} but "
+            f"expected shape compatible with {list(expected)}")
+
+
+def hook_changed_size(hook) -> str:
+    return f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has changed the size of value"
+
+
+def hook_changed_type(hook, was, got) -> str:
+    return (f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has changed the type of "
+            f"value (was {type_name(was)} got {type_name(got)})")
+
+
+def hook_returned(value) -> str:
+    return f"expected Variable, but hook returned '{type(value).__name__}'"

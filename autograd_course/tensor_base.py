@@ -1,0 +1,171 @@
+"""``TensorBase``: the autograd state of a tensor, below everything that computes with it.
+
+A tensor is an array plus four pieces of autograd state (PyTorch keeps the same ones in its
+C++ ``TensorBase``, under the Python ``Tensor`` class):
+
+- ``requires_grad``: should operations on it be recorded?
+- ``grad_fn``: the graph node of the operation that made it (``None`` for a leaf);
+- ``grad``: where ``backward`` leaves dL/d(this tensor), for leaves;
+- ``_version``: how many times it was changed in place (a saved tensor checks this).
+
+``autograd/`` and ``ops/`` import this module; ``tensor.py`` builds ``Tensor`` on top of it by
+adding the methods (``x.exp()``, ``+``, ``x.backward()``...).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from . import _backend, _messages
+
+
+class VersionCounter:
+    """Counts in-place changes to a block of memory; tensors sharing memory share one."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class RemovableHandle:
+    """What ``register_hook`` returns: ``handle.remove()`` takes the hook away again."""
+
+    __slots__ = ("hooks", "entry")
+
+    def __init__(self, hooks: list, entry) -> None:
+        self.hooks, self.entry = hooks, entry
+
+    def remove(self) -> None:
+        if self.entry in self.hooks:
+            self.hooks.remove(self.entry)
+
+
+class TensorBase:
+    """An array with autograd state. ``Tensor`` (tensor.py) adds the methods."""
+
+    __slots__ = (
+        "_data",             # the values: a NumPy array (CuPy on a GPU)
+        "_device",
+        "_requires_grad",
+        "grad_fn",           # the node that made this tensor; None for a leaf
+        "_grad",
+        "_output_nr",        # which output of grad_fn this tensor is
+        "_version_counter",  # shared with every tensor that shares this memory
+        "_base",             # for a view: the tensor whose memory it looks at
+        "_hooks",            # a leaf's gradient hooks (a non-leaf's live on its grad_fn)
+        "_retains_grad",
+        "_accumulate_grad",  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
+        "_inference",
+        "name",
+        "__weakref__",
+    )
+    __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
+
+    def _init(self, array, device) -> None:
+        self._data = array
+        self._device = device
+        self._requires_grad = False
+        self.grad_fn = None
+        self._grad = None
+        self._output_nr = 0
+        self._version_counter = VersionCounter()
+        self._base = None
+        self._hooks = []
+        self._retains_grad = False
+        self._accumulate_grad = None
+        self._inference = False
+        self.name = None
+
+    @classmethod
+    def _wrap(cls, array, device=_backend.CPU):
+        """A tensor around an existing array, without copying it."""
+        t = object.__new__(cls)
+        t._init(array, device)
+        return t
+
+    # --- requires_grad and leaves ------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded so gradients can flow to it."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        if self.grad_fn is not None:
+            raise RuntimeError(_messages.set_requires_grad_non_leaf(flag))
+        if flag and self._data.dtype.kind not in "fc":
+            raise RuntimeError(_messages.REQUIRES_GRAD_DTYPE)
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad: bool = True):
+        """Set ``requires_grad`` in place and return ``self`` (leaves only)."""
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """Leaves are tensors no recorded operation made; only they get ``.grad`` by default."""
+        return self.grad_fn is None
+
+    def is_inference(self) -> bool:
+        """True for tensors made under ``inference_mode``."""
+        return self._inference
+
+    # --- the gradient ------------------------------------------------------------------------
+    @property
+    def grad(self):
+        """dL/d(this tensor) after ``backward``; ``None`` before (and for non-leaves)."""
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_messages.NON_LEAF_GRAD, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, TensorBase):
+                raise TypeError(_messages.grad_type(value))
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(_messages.grad_size(value._data.shape, self._data.shape))
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(_messages.grad_dtype(value._data.dtype, self._data.dtype))
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Ask backward to keep the gradient of this non-leaf tensor in ``.grad``."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return  # a leaf keeps its gradient anyway
+        self.grad_fn.retain_grad(self, self._output_nr)
+        self._retains_grad = True
+
+    def register_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn.register_prehook(hook, self._output_nr)
+        self._hooks.append(hook)
+        return RemovableHandle(self._hooks, hook)
+
+    # --- in-place changes and views ------------------------------------------------------------
+    @property
+    def _version(self) -> int:
+        return self._version_counter.value
+
+    def _bump_version(self) -> None:
+        self._version_counter.value += 1
+
+    def _is_view(self) -> bool:
+        """True when this tensor looks at another tensor's memory (``self._base``)."""
+        return self._base is not None
+
+    def __hash__(self) -> int:
+        return id(self)
