@@ -47,7 +47,8 @@ sys.setrecursionlimit(10_000)  # only so that the *other* libraries get a fair c
 import workloads as W  # noqa: E402
 
 import autograd_course as ag  # noqa: E402
-from autograd_course.autograd.function import Node, _SavedTensor  # noqa: E402
+from autograd_course.autograd.graph import Node  # noqa: E402
+from autograd_course.autograd.saved_tensor import SavedTensor  # noqa: E402
 
 LIBS = ("numpy", "ours", "torch", "dezero", "micrograd")
 TARGETS = {"mlp": 1.05, "chain1k": 6.0, "chain100k": 8.0, "resnet": 1.5}
@@ -104,7 +105,7 @@ def graph_objects() -> tuple[int, int]:
         kind = type(obj)  # not isinstance: some proxies warn when asked for __class__
         if issubclass(kind, Node):
             nodes += 1
-        elif issubclass(kind, _SavedTensor):
+        elif issubclass(kind, SavedTensor):
             saved += 1
     return nodes, saved
 
