@@ -15,6 +15,7 @@ from . import random as _random
 from .autograd import grad_mode
 from .tensor import Tensor
 
+
 def _finish(array, device, requires_grad) -> Tensor:
     t = Tensor._wrap(array, device)
     if grad_mode.state.inference:

@@ -42,7 +42,9 @@ class Tensor(TensorBase, TensorMath, TensorConversions):
         """A plain tensor around ``array`` on this tensor's device (how ops wrap results)."""
         if isinstance(array, np.generic):  # NumPy reductions give scalars: keep a 0-d array
             array = np.asarray(array)
-        return Tensor._wrap(array, self._device)
+        t = object.__new__(Tensor)
+        t._init(array, self._device)
+        return t
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Run the backward pass from this tensor; leaves' ``.grad`` receive the gradients."""

@@ -71,7 +71,7 @@ class TensorBase:
         self._output_nr = 0
         self._version_counter = VersionCounter()
         self._base = None
-        self._hooks = []
+        self._hooks = None  # a list once a hook is registered
         self._retains_grad = False
         self._accumulate_grad = None
         self._inference = False
@@ -152,6 +152,8 @@ class TensorBase:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
             return self.grad_fn.register_prehook(hook, self._output_nr)
+        if self._hooks is None:
+            self._hooks = []
         self._hooks.append(hook)
         return RemovableHandle(self._hooks, hook)
 

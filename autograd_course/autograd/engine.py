@@ -50,7 +50,6 @@ class GraphRoot(Node):
     """Where a backward pass starts: it passes the starting gradients on to the outputs."""
 
     def __init__(self, outputs: tuple) -> None:
-        super().__init__()
         self.next_functions = tuple(gradient_edge(t) for t in outputs)
         self.output_info = (None,) * len(outputs)
 
@@ -184,17 +183,19 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
     with grad_mode.set_grad_enabled(create_graph):  # record backward formulas only if asked
         while ready:
             node = ready.pop()
-            grads = node.call_pre_hooks(buffers.pop(node))
-            if targets is not None:
-                for nr, g in enumerate(grads):
-                    if (node, nr) in targets:
-                        caught[(node, nr)] = g
-                if node not in to_run:
-                    continue
-            if any(g is not None for g in grads):
+            grads = buffers.pop(node, None)  # None: no gradient reached this node
+            if grads is not None:
+                grads = node.call_pre_hooks(grads)
+                if targets is not None:
+                    for nr, g in enumerate(grads):
+                        if (node, nr) in targets:
+                            caught[(node, nr)] = g
+            if to_run is not None and node not in to_run:
+                continue
+            if grads is None:
+                grad_inputs = [None] * len(node.next_functions)  # none flows on from it
+            else:
                 grad_inputs = node.apply(grads)
-            else:  # no gradient reached this node: none flows on from it
-                grad_inputs = [None] * len(node.next_functions)
             if not retain_graph:
                 node.release_saved_tensors()
             if node is not root:  # the root is where the run starts, not a graph node
@@ -213,8 +214,9 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
 
 def _add_to_buffer(buffers: dict, node: Node, nr: int, grad) -> None:
     """Collect ``grad`` for input ``nr`` of ``node``; gradients for one input add up."""
+    if grad is None:
+        return
     slots = buffers.get(node)
     if slots is None:
         slots = buffers[node] = [None] * len(node.output_info)
-    if grad is not None:
-        slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad

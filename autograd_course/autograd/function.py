@@ -19,7 +19,7 @@ import warnings
 from .. import _backend, _messages
 from ..tensor_base import TensorBase
 from . import grad_mode
-from .graph import Node, gradient_edge
+from .graph import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor
 
 
@@ -33,22 +33,18 @@ class BackwardNode(Node):
     _forward_cls = None  # the Function this node runs the backward of
     _builtin = False  # a library op: prints like PyTorch's C++ nodes
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.needs_input_grad = ()  # per input: does it require grad?
-        self.materialize_grads = True
-        self.to_save = ()
-        self.saved = None  # one SavedTensor (or None) per saved tensor, once recorded
-        self.released = False
-        self.dirty = ()
-        self.non_differentiable = ()
+    # what the ctx holds until forward (or the recording) sets it
+    needs_input_grad: tuple = ()  # per input: does it require grad?
+    materialize_grads = True
+    to_save: tuple = ()
+    saved = None  # one SavedTensor (or None) per saved tensor, once recorded
+    released = False
+    dirty: tuple = ()
+    non_differentiable: tuple = ()
 
     # --- the ctx API, used inside forward ---------------------------------------------------
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for ``backward``; reading them checks they were not changed since."""
-        for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, TensorBase):
-                raise TypeError(_messages.not_a_variable(i, t))
         self.to_save = tensors
 
     def mark_dirty(self, *tensors) -> None:
@@ -70,41 +66,61 @@ class BackwardNode(Node):
             raise RuntimeError(_messages.FREED)
         if self.saved is None:  # inside forward, or a call that was not recorded
             return self.to_save
-        return tuple(None if s is None else s.unpack(self) for s in self.saved)
+        return tuple([None if s is None else s.unpack(self) for s in self.saved])
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
-        self.next_functions = tuple(gradient_edge(a) for a in args if isinstance(a, TensorBase))
-        self.input_info = tuple(_tensor_info(a) if isinstance(a, TensorBase) else None
-                                for a in args)
+        next_functions, input_info = [], []
+        for a in args:
+            if isinstance(a, TensorBase):
+                next_functions.append(gradient_edge(a))
+                input_info.append(_tensor_info(a))
+            else:
+                input_info.append(None)  # a number or other argument: no edge, no gradient
+        self.next_functions, self.input_info = tuple(next_functions), tuple(input_info)
         single = not isinstance(outputs, tuple)
-        outputs = tuple(self._link_output(args, out, nr) if isinstance(out, TensorBase) else out
-                        for nr, out in enumerate((outputs,) if single else outputs))
-        self.output_info = tuple(_tensor_info(o) if isinstance(o, TensorBase) else None
-                                 for o in outputs)
-        self.saved = [None if t is None else SavedTensor(t, any(t is o for o in outputs))
-                      for t in self.to_save]
-        self.to_save = ()
-        return outputs[0] if single else outputs
+        linked, output_info = [], []
+        for nr, out in enumerate((outputs,) if single else outputs):
+            if isinstance(out, TensorBase):
+                out = self._link_output(args, out, nr)
+                output_info.append(_tensor_info(out))
+            else:
+                output_info.append(None)
+            linked.append(out)
+        self.output_info = tuple(output_info)
+        if self.to_save:
+            self.saved = [self._save(i, t, linked) for i, t in enumerate(self.to_save)]
+            self.to_save = ()
+        return linked[0] if single else tuple(linked)
+
+    @staticmethod
+    def _save(position: int, tensor, outputs: list) -> SavedTensor | None:
+        """Keep one tensor from ``save_for_backward``, with its version now."""
+        if tensor is None:
+            return None
+        if not isinstance(tensor, TensorBase):
+            raise TypeError(_messages.not_a_variable(position, tensor))
+        return SavedTensor(tensor, is_output=_is_in(tensor, outputs))
 
     def _link_output(self, args: tuple, out, output_nr: int):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
-        if any(out is t for t in self.dirty):  # changed in place: it now stands for the result
+        if self.dirty and _is_in(out, self.dirty):  # changed in place: it now stands for the result
             if out._requires_grad and out.grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                    "in-place operation.")
             out._bump_version()
-        elif any(out is a for a in args):  # forward returned an input: a new tensor, same memory
+        elif _is_in(out, args):  # forward returned an input: a new tensor, same memory
             out = out.detach()
-        if out._data.dtype.kind in "fc" and not any(out is t for t in self.non_differentiable):
+        if out._data.dtype.kind in "fc" and not (
+                self.non_differentiable and _is_in(out, self.non_differentiable)):
             out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
 
     # --- running backward (the engine calls this) ----------------------------------------------
     def apply(self, grads: list) -> list:
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
-        if self.materialize_grads:  # a tensor output that got no gradient gets zeros
+        if self.materialize_grads and len(grads) > 1:  # an output without gradient: zeros
             like = next(g for g in grads if g is not None)
             grads = [self._zeros(info, like) if g is None and info is not None else g
                      for g, info in zip(grads, self.output_info)]
@@ -157,6 +173,14 @@ class BackwardNode(Node):
             return f"<{self.name()} object at {hex(id(self))}>"
         # PyTorch's spelling, as for dtypes: outputs stay comparable with PyTorch's
         return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
+
+
+def _is_in(tensor, tensors) -> bool:
+    """Whether ``tensor`` is one of ``tensors`` (by identity: ``==`` compares values)."""
+    for t in tensors:
+        if t is tensor:
+            return True
+    return False
 
 
 def _tensor_info(t) -> tuple:
@@ -227,11 +251,17 @@ class Function:
         if kwargs:
             args = _bind_keywords(cls.forward, args, kwargs)
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a._requires_grad
-                                     for a in args)
-        record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
-        with grad_mode.no_grad():  # forward's own tensor ops must not be recorded
+        ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad
+                                      for a in args])
+        grad_enabled = grad_mode.state.enabled
+        record = grad_enabled and True in ctx.needs_input_grad
+        if record:
+            ctx.sequence_nr = next_sequence_nr()  # numbered before forward runs, as in PyTorch
+        grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
+        try:
             outputs = cls.forward(ctx, *args)
+        finally:
+            grad_mode.state.enabled = grad_enabled
         if record:
             return ctx.record(args, outputs)
         if grad_mode.state.inference:

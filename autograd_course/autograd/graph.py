@@ -18,7 +18,12 @@ from .. import _messages
 from ..tensor_base import RemovableHandle
 from . import grad_mode
 
-_creation_order = itertools.count()
+_sequence_nrs = itertools.count()
+
+
+def next_sequence_nr() -> int:
+    """Numbers nodes in the order they are made: among ready nodes the newest runs first."""
+    return next(_sequence_nrs)
 
 
 class Node:
@@ -26,11 +31,9 @@ class Node:
 
     next_functions: tuple = ()  # ((node, input_nr), ...): one pair per tensor input
     output_info: tuple = (None,)  # one entry per output: its (shape, dtype, device)
-
-    def __init__(self) -> None:
-        self.sequence_nr = next(_creation_order)  # among ready nodes, the newest runs first
-        self.pre_hooks = []  # [(output_nr, hook), ...]: tensor hooks on this node's outputs
-        self.retained = {}  # output_nr -> weak reference to a tensor that called retain_grad
+    pre_hooks: list | None = None  # [(output_nr, hook), ...]: hooks on the outputs' grads
+    retained: dict | None = None  # output_nr -> weak reference to a tensor that retains grad
+    sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)
 
     def name(self) -> str:
         return type(self).__name__
@@ -44,12 +47,16 @@ class Node:
 
     def register_prehook(self, hook, output_nr: int = 0) -> RemovableHandle:
         """Call ``hook(grad)`` on the gradient of output ``output_nr`` before this node runs."""
+        if self.pre_hooks is None:
+            self.pre_hooks = []
         entry = (output_nr, hook)
         self.pre_hooks.append(entry)
         return RemovableHandle(self.pre_hooks, entry)
 
     def retain_grad(self, tensor, output_nr: int) -> None:
         """Store the gradient of output ``output_nr`` in ``tensor.grad`` when it arrives."""
+        if self.retained is None:
+            self.retained = {}
         self.retained[output_nr] = weakref.ref(tensor)  # weak: a graph keeps no output alive
 
     def call_pre_hooks(self, grads: list) -> list:
@@ -58,17 +65,19 @@ class Node:
         Hooks run in the order they were registered; each may return a replacement. As in
         PyTorch, ``retain_grad`` sees the gradient after every hook has run.
         """
-        for output_nr, hook in self.pre_hooks:
-            grad = grads[output_nr]
-            if grad is not None:
-                grads[output_nr] = _checked_hook_result(hook, grad, hook(grad))
-        for output_nr, ref in self.retained.items():
-            tensor, grad = ref(), grads[output_nr]
-            if tensor is not None and grad is not None:
-                if tensor._grad is None:
-                    tensor._grad = grad.detach().clone()
-                else:
-                    tensor._grad = tensor._grad + grad.detach()
+        if self.pre_hooks:
+            for output_nr, hook in self.pre_hooks:
+                grad = grads[output_nr]
+                if grad is not None:
+                    grads[output_nr] = _checked_hook_result(hook, grad, hook(grad))
+        if self.retained:
+            for output_nr, ref in self.retained.items():
+                tensor, grad = ref(), grads[output_nr]
+                if tensor is not None and grad is not None:
+                    if tensor._grad is None:
+                        tensor._grad = grad.detach().clone()
+                    else:
+                        tensor._grad = tensor._grad + grad.detach()
         return grads
 
     def release_saved_tensors(self) -> None:
@@ -98,7 +107,6 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         self.variable = variable
         self.sequence_nr = 2**64 - 1  # PyTorch's: the largest, so a leaf's grad is stored first
-        self.retained = {}
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -106,7 +114,7 @@ class AccumulateGrad(Node):
     @property
     def pre_hooks(self) -> list:
         """A leaf's hooks are kept on the tensor (its AccumulateGrad is made when needed)."""
-        return [(0, hook) for hook in self.variable._hooks]
+        return [(0, hook) for hook in self.variable._hooks or ()]
 
     def register_prehook(self, hook, output_nr: int = 0) -> RemovableHandle:
         return self.variable.register_hook(hook)

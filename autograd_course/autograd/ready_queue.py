@@ -12,11 +12,6 @@ way the C++ standard library's ``push_heap`` and ``pop_heap`` do (GCC's libstdc+
 from __future__ import annotations
 
 
-def priority(node) -> int:
-    """A node's sequence number: larger runs first (AccumulateGrad has the largest)."""
-    return node.sequence_nr
-
-
 class ReadyQueue:
     """``push(node)``, ``pop()`` the node to run next, ``len(queue)``."""
 
@@ -40,9 +35,9 @@ class ReadyQueue:
 
     def _sift_up(self, hole: int, top: int, node) -> None:
         """Move ``node`` up from ``hole`` while its parent runs later (``__push_heap``)."""
-        heap, key = self.heap, priority(node)
+        heap, key = self.heap, node.sequence_nr
         parent = (hole - 1) // 2
-        while hole > top and priority(heap[parent]) < key:
+        while hole > top and heap[parent].sequence_nr < key:
             heap[hole] = heap[parent]
             hole = parent
             parent = (hole - 1) // 2
@@ -54,7 +49,7 @@ class ReadyQueue:
         heap, top, child = self.heap, hole, hole
         while child < (length - 1) // 2:
             child = 2 * (child + 1)  # the right child...
-            if priority(heap[child]) < priority(heap[child - 1]):
+            if heap[child].sequence_nr < heap[child - 1].sequence_nr:
                 child -= 1  # ...unless the left one runs first
             heap[hole] = heap[child]
             hole = child

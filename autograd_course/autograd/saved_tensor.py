@@ -15,6 +15,9 @@ from .. import _messages
 
 
 class SavedTensor:
+    __slots__ = ("version", "is_output", "tensor", "data", "device", "version_counter",
+                 "requires_grad", "output_nr", "tensor_type")
+
     def __init__(self, tensor, is_output: bool) -> None:
         self.version = tensor._version
         self.is_output = is_output

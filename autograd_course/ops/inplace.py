@@ -19,7 +19,6 @@ from ..autograd import grad_mode
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
 
-
 _OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."

@@ -7,8 +7,7 @@ winners only.
 
 from __future__ import annotations
 
-from ..autograd.function import can_sum_to
-from ..autograd.function import Function
+from ..autograd.function import Function, can_sum_to
 from ._util import normalize_dim, scalar_type
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import warnings
 from collections import defaultdict
 
-from ..autograd import grad_mode
 from .. import _messages
+from ..autograd import grad_mode
 from ..tensor import Tensor
 
 
