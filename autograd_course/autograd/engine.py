@@ -30,10 +30,8 @@ _tracers: list = []  # callbacks that watch the engine run: viz.backward_steps u
 
 
 class trace:  # noqa: N801 (used like PyTorch's lower-case context managers)
-    """Context manager: call ``callback(node, grad_outputs, grad_inputs)`` after every node.
-
-    This is how the graph viewer shows the backward pass: it records the engine's real run.
-    """
+    """Context manager: call ``callback(node, grad_outputs, grad_inputs)`` after every node
+    (how the graph viewer records the engine's real run)."""
 
     def __init__(self, callback) -> None:
         self.callback = callback
@@ -161,8 +159,8 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
     """Run the backward pass; return the gradients that arrived at the ``targets`` edges.
 
     ``targets`` (``(node, input_nr)`` pairs) limits the run to the nodes leading to them;
-    ``run_targets`` says whether the targets' own nodes run too (``backward(inputs=)``) or
-    their gradients are only caught (``grad``).
+    their own nodes run too with ``run_targets`` (``backward(inputs=)``), else (``grad``) their
+    gradients are only caught.
     """
     if retain_graph is None:
         retain_graph = create_graph

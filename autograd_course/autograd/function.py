@@ -71,49 +71,34 @@ class BackwardNode(Node):
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
-        next_functions, input_info = [], []
-        for a in args:
-            if isinstance(a, TensorBase):
-                next_functions.append(gradient_edge(a))
-                input_info.append(_tensor_info(a))
-            else:
-                input_info.append(None)  # a number or other argument: no edge, no gradient
-        self.next_functions, self.input_info = tuple(next_functions), tuple(input_info)
+        tensors = [a for a in args if isinstance(a, TensorBase)]  # numbers get no edge
+        self.next_functions = tuple([gradient_edge(t) for t in tensors])
+        self.input_info = tuple([_tensor_info(a) if isinstance(a, TensorBase) else None
+                                 for a in args])
         single = not isinstance(outputs, tuple)
-        linked, output_info = [], []
-        for nr, out in enumerate((outputs,) if single else outputs):
-            if isinstance(out, TensorBase):
-                out = self._link_output(args, out, nr)
-                output_info.append(_tensor_info(out))
-            else:
-                output_info.append(None)
-            linked.append(out)
-        self.output_info = tuple(output_info)
-        if self.to_save:
-            self.saved = [self._save(i, t, linked) for i, t in enumerate(self.to_save)]
+        outputs = [self._link_output(args, out, nr) if isinstance(out, TensorBase) else out
+                   for nr, out in enumerate((outputs,) if single else outputs)]
+        self.output_info = tuple([_tensor_info(o) if isinstance(o, TensorBase) else None
+                                  for o in outputs])
+        for i, t in enumerate(self.to_save):
+            if t is not None and not isinstance(t, TensorBase):
+                raise TypeError(_messages.not_a_variable(i, t))
+        if self.to_save:  # each saved tensor remembers its version now
+            self.saved = [None if t is None else SavedTensor(t, is_output=_is_in(t, outputs))
+                          for t in self.to_save]
             self.to_save = ()
-        return linked[0] if single else tuple(linked)
-
-    @staticmethod
-    def _save(position: int, tensor, outputs: list) -> SavedTensor | None:
-        """Keep one tensor from ``save_for_backward``, with its version now."""
-        if tensor is None:
-            return None
-        if not isinstance(tensor, TensorBase):
-            raise TypeError(_messages.not_a_variable(position, tensor))
-        return SavedTensor(tensor, is_output=_is_in(tensor, outputs))
+        return outputs[0] if single else tuple(outputs)
 
     def _link_output(self, args: tuple, out, output_nr: int):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
-        if self.dirty and _is_in(out, self.dirty):  # changed in place: it now stands for the result
+        if _is_in(out, self.dirty):  # changed in place: it now stands for the result
             if out._requires_grad and out.grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                    "in-place operation.")
             out._bump_version()
         elif _is_in(out, args):  # forward returned an input: a new tensor, same memory
             out = out.detach()
-        if out._data.dtype.kind in "fc" and not (
-                self.non_differentiable and _is_in(out, self.non_differentiable)):
+        if out._data.dtype.kind in "fc" and not _is_in(out, self.non_differentiable):
             out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
 
@@ -122,20 +107,14 @@ class BackwardNode(Node):
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
         if self.materialize_grads and len(grads) > 1:  # an output without gradient: zeros
             like = next(g for g in grads if g is not None)
-            grads = [self._zeros(info, like) if g is None and info is not None else g
+            grads = [_zeros(info, like) if g is None and info is not None else g
                      for g, info in zip(grads, self.output_info)]
         result = self._forward_cls.backward(self, *grads)
         return self._gradients_per_edge(result if isinstance(result, tuple) else (result,))
 
-    @staticmethod
-    def _zeros(info: tuple, like):
-        shape, dtype, device = info
-        return type(like)._wrap(_backend.array_module(device).zeros(shape, dtype), device)
-
     def _gradients_per_edge(self, result: tuple) -> list:
-        """Check ``backward``'s result against the inputs, as PyTorch does, and fit each
-        gradient to its input: a broadcast input gets the gradient summed back to its shape,
-        and the gradient is cast to the input's dtype."""
+        """Check ``backward``'s result as PyTorch does, and fit each gradient to its input:
+        summed back to the input's shape where it was broadcast, cast to its dtype."""
         count = len(self.input_info)
         if len(result) > count and all(g is None for g in result[count:]):
             result = result[:count]  # extra trailing Nones are allowed
@@ -176,11 +155,16 @@ class BackwardNode(Node):
 
 
 def _is_in(tensor, tensors) -> bool:
-    """Whether ``tensor`` is one of ``tensors`` (by identity: ``==`` compares values)."""
+    """``tensor in tensors`` by identity (for tensors, ``==`` compares values)."""
     for t in tensors:
         if t is tensor:
             return True
     return False
+
+
+def _zeros(info: tuple, like):
+    shape, dtype, device = info
+    return type(like)._wrap(_backend.array_module(device).zeros(shape, dtype), device)
 
 
 def _tensor_info(t) -> tuple:
@@ -216,9 +200,7 @@ class Function:
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        # Built-ins declare PyTorch's node name ("AddBackward0") and print like PyTorch's C++
-        # nodes, <class 'AddBackward0'>. A learner's MulConstant gets MulConstantBackward,
-        # printed as PyTorch prints a Python Function's node.
+        # built-ins print like PyTorch's C++ nodes; a learner's MulConstant: MulConstantBackward
         builtin = cls.node_name is not None
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         cls._backward_cls = type(name, (BackwardNode,), {
@@ -244,9 +226,7 @@ class Function:
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` with grad mode off; record the call when an input requires grad.
-
-        Keyword arguments are bound to ``forward``'s parameters first, as PyTorch does, so
-        ``F.apply(x, scale=2.0)`` is ``F.apply(x, 2.0)``.
+        Keywords are bound to ``forward``'s parameters: ``F.apply(x, k=2)`` is ``F.apply(x, 2)``.
         """
         if kwargs:
             args = _bind_keywords(cls.forward, args, kwargs)
@@ -285,6 +265,8 @@ def _bind_keywords(forward, args: tuple, kwargs: dict) -> tuple:
 class DelayedError(Function):
     """A node whose backward raises: marks gradients that must not be differentiated again."""
 
+    node_name = "torch::autograd::Error"
+
     @staticmethod
     def forward(ctx, message: str, tensor, *grad_outputs):
         ctx.message = message
@@ -296,12 +278,9 @@ class DelayedError(Function):
 
 
 def once_differentiable(backward):
-    """Decorate a ``backward`` that cannot itself be differentiated (no double backward).
-
-    It runs with grad mode off. Under ``create_graph`` its results are linked to a
-    ``DelayedError`` node, so a second backward through them fails with a clear message
-    instead of silently giving a zero second derivative.
-    """
+    """Decorate a ``backward`` that cannot itself be differentiated. It runs with grad mode
+    off; under ``create_graph`` its results lead to a ``DelayedError``, so differentiating
+    them again fails clearly instead of silently giving a zero second derivative."""
 
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
