@@ -22,10 +22,7 @@ from . import _backend, _messages
 class VersionCounter:
     """Counts in-place changes to a block of memory; tensors sharing memory share one."""
 
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
+    value = 0  # how many in-place changes so far (each counter gets its own once it counts)
 
 
 class RemovableHandle:

@@ -16,7 +16,7 @@ import functools
 import inspect
 import warnings
 
-from .. import _backend, _messages
+from .. import _messages
 from ..tensor_base import TensorBase
 from . import grad_mode
 from .graph import Node, gradient_edge, next_sequence_nr
@@ -71,34 +71,39 @@ class BackwardNode(Node):
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
-        tensors = [a for a in args if isinstance(a, TensorBase)]  # numbers get no edge
-        self.next_functions = tuple([gradient_edge(t) for t in tensors])
-        self.input_info = tuple([_tensor_info(a) if isinstance(a, TensorBase) else None
-                                 for a in args])
+        next_functions, input_info = [], []
+        for a in args:
+            is_tensor = isinstance(a, TensorBase)  # a number or other argument gets no edge
+            if is_tensor:
+                next_functions.append(gradient_edge(a))
+            input_info.append(_tensor_info(a) if is_tensor else None)
+        self.next_functions, self.input_info = tuple(next_functions), tuple(input_info)
         single = not isinstance(outputs, tuple)
-        outputs = [self._link_output(args, out, nr) if isinstance(out, TensorBase) else out
-                   for nr, out in enumerate((outputs,) if single else outputs)]
+        outputs = list((outputs,) if single else outputs)
+        for nr, out in enumerate(outputs):
+            if isinstance(out, TensorBase):
+                outputs[nr] = self._link_output(args, out, nr)
         self.output_info = tuple([_tensor_info(o) if isinstance(o, TensorBase) else None
                                   for o in outputs])
-        for i, t in enumerate(self.to_save):
+        saved = []
+        for i, t in enumerate(self.to_save):  # each saved tensor remembers its version now
             if t is not None and not isinstance(t, TensorBase):
                 raise TypeError(_messages.not_a_variable(i, t))
-        if self.to_save:  # each saved tensor remembers its version now
-            self.saved = [None if t is None else SavedTensor(t, is_output=_is_in(t, outputs))
-                          for t in self.to_save]
-            self.to_save = ()
+            saved.append(None if t is None else SavedTensor(t, is_output=_is_in(t, outputs)))
+        self.saved, self.to_save = saved, ()
         return outputs[0] if single else tuple(outputs)
 
     def _link_output(self, args: tuple, out, output_nr: int):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
-        if _is_in(out, self.dirty):  # changed in place: it now stands for the result
+        if self.dirty and _is_in(out, self.dirty):  # changed in place: stands for the result
             if out._requires_grad and out.grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                    "in-place operation.")
             out._bump_version()
         elif _is_in(out, args):  # forward returned an input: a new tensor, same memory
             out = out.detach()
-        if out._data.dtype.kind in "fc" and not _is_in(out, self.non_differentiable):
+        skip = self.non_differentiable
+        if out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip)):
             out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
 
@@ -130,7 +135,7 @@ class BackwardNode(Node):
                 raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
             if info is None:
                 raise RuntimeError(_messages.gradient_for_non_tensor(self.name(), i))
-            shape, dtype, _ = info
+            shape, dtype = info
             if grad._data.shape != shape:
                 if not can_sum_to(grad._data.shape, shape):
                     raise RuntimeError(_messages.invalid_gradient_shape(
@@ -163,13 +168,13 @@ def _is_in(tensor, tensors) -> bool:
 
 
 def _zeros(info: tuple, like):
-    shape, dtype, device = info
-    return type(like)._wrap(_backend.array_module(device).zeros(shape, dtype), device)
+    """Zeros of the (shape, dtype) ``info``, on the device of the gradient ``like``."""
+    return like._new(like._xp.zeros(info[0], info[1]))
 
 
 def _tensor_info(t) -> tuple:
-    """What backward needs to know of a tensor it no longer holds: shape, dtype, device."""
-    return (t._data.shape, t._data.dtype, t._device)
+    """What backward needs to know of a tensor it no longer holds: its shape and dtype."""
+    return (t._data.shape, t._data.dtype)
 
 
 def can_sum_to(shape: tuple, target: tuple) -> bool:

@@ -30,7 +30,7 @@ class Node:
     """A step of the recorded computation, run backwards by the engine."""
 
     next_functions: tuple = ()  # ((node, input_nr), ...): one pair per tensor input
-    output_info: tuple = (None,)  # one entry per output: its (shape, dtype, device)
+    output_info: tuple = (None,)  # one entry per output: its (shape, dtype)
     pre_hooks: list | None = None  # [(output_nr, hook), ...]: hooks on the outputs' grads
     retained: dict | None = None  # output_nr -> weak reference to a tensor that retains grad
     sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)

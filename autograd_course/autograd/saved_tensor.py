@@ -19,7 +19,7 @@ class SavedTensor:
                  "requires_grad", "output_nr", "tensor_type")
 
     def __init__(self, tensor, is_output: bool) -> None:
-        self.version = tensor._version
+        self.version = tensor._version_counter.value
         self.is_output = is_output
         if is_output:
             self.tensor = None

@@ -1,6 +1,6 @@
 """What the graph keeps about a node's inputs that need no gradient, read without unpacking.
 
-A grad-less input is a ``(None, 0)`` edge: the node keeps only its shape, dtype and device
+A grad-less input is a ``(None, 0)`` edge: the node keeps only its shape and dtype
 (``node.input_info``). These helpers find more where the graph holds it: a tensor the node saved
 for backward that must be that input, a named tensor it is a view of, or the number an
 ``Add``/``Sub`` kept (``node.constants``).
@@ -64,7 +64,7 @@ def match_frozen_inputs(next_functions, metas, saved) -> dict:
     found = {}
     slots = [i for i, (nxt, _) in enumerate(next_functions) if nxt is None and i < len(metas)]
     for i in slots:
-        shape, dtype = metas[i][:2]
+        shape, dtype = metas[i]
         same_slots = [j for j in slots if metas[j] == metas[i]]
         matches = [t for t in candidates if t.shape == shape and t._data.dtype == dtype]
         if len(same_slots) == 1 and len(matches) == 1:
