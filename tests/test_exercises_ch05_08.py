@@ -11,7 +11,7 @@ from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, 
 
 import autograd_course as ag
 from autograd_course.autograd import Function
-from autograd_course.exercises import _common, ch05, ch06, ch07, ch08
+from autograd_course.exercises import ch05, ch06, ch07, ch08
 
 
 def todo(*args, **kwargs):
@@ -274,8 +274,6 @@ def _train_step_without_return(model, optimizer, xb, yb, loss_fn):
     _step()(model, optimizer, xb, yb, loss_fn)
 
 
-@pytest.mark.skipif(not hasattr(_common, "returned_none"),
-                    reason="exercises/_common.py without the shared 'returned None' hint")
 @pytest.mark.parametrize(("check", "answer"), [
     (ch05.check_snapshot, _snapshot_without_return),
     (ch05.check_straight_through, _clamp_without_return),
