@@ -338,3 +338,16 @@ def test_a_wrong_answer_is_told_in_the_chosen_language(capsys, name):
         assert "{" not in lines[lang].replace("{'", "").replace('{"', ""), lines[lang]
     assert lines["zh"].startswith("还不对：") and CJK.search(lines["zh"][4:]), lines["zh"]
     assert lines["en"].startswith("not quite: ") and not CJK.search(lines["en"]), lines["en"]
+
+
+def test_every_function_in_the_exercises_has_type_hints():
+    for path in sorted(EXERCISES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                params = a.posonlyargs + a.args + a.kwonlyargs + [
+                    p for p in (a.vararg, a.kwarg) if p is not None]
+                bare = [p.arg for p in params if p.annotation is None
+                        and p.arg not in ("self", "cls")]
+                assert not bare and node.returns is not None, \
+                    f"{path.name}:{node.lineno} {node.name}() lacks type hints ({bare})"

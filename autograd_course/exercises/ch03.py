@@ -30,21 +30,21 @@ def _graphs() -> list[tuple[str, Callable[[], tuple[Any, list]]]]:
 
     Each comes with the key of its description in the message catalogues.
     """
-    def chain():
+    def chain() -> tuple[Any, list]:
         a, b = random_inputs((3,), (3,))
         return ((a * b).exp() + a).sum(), [a, b]
 
-    def diamond():
+    def diamond() -> tuple[Any, list]:
         (x,) = random_inputs((2,))
         h = x * 2
         return (h.sin() * h.cos()).sum(), [x]
 
-    def with_constants():
+    def with_constants() -> tuple[Any, list]:
         w, bias = random_inputs((3, 2), (2,))
         data = tensor(np.ones((4, 3)))  # no requires_grad: not a leaf of the graph
         return ((data @ w + bias) ** 2).mean(), [w, bias]
 
-    def deep():
+    def deep() -> tuple[Any, list]:
         (x,) = random_inputs((1,))
         y = x
         for _ in range(3000):  # too deep for a recursive walk

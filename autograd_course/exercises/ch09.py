@@ -23,17 +23,17 @@ def _graphs() -> list[tuple[str, Callable[[], Any]]]:
     """Graphs whose order matters: a diamond, a shared leaf, a 3000-step chain (each with the
     key of its description in the message catalogues)."""
 
-    def diamond():
+    def diamond() -> Any:
         (x,) = random_inputs((2,))
         h = x.exp()
         return (h * 2 + h.sin()).sum()
 
-    def shared():
+    def shared() -> Any:
         a, b = random_inputs((3,), (3,))
         c = a * b
         return (c * a + c.exp() * b).sum()
 
-    def deep():
+    def deep() -> Any:
         (x,) = random_inputs((1,))
         y = x
         for _ in range(3000):
