@@ -154,7 +154,7 @@ MESSAGES: dict[str, str] = {
     "ch03.graph.chain": "a * b 链",
     "ch03.graph.diamond": "菱形图（x 被用了两次）",
     "ch03.graph.constants": "带常量数据的一层",
-    "ch03.graph.deep": "3000 步长链",
+    "ch03.graph.deep": "3000 步的长链",
     "ch03.leaves.twice": "同一个叶子节点你返回了不止一次：要记住哪些节点已经访问过",
     "ch03.leaves.not_a_leaf": "你返回了一个不是“需要梯度的叶子节点”的张量",
     "ch03.leaves.missed": "你漏掉了 {n} 个叶子节点：要沿着 next_functions 的每一项走下去，"
