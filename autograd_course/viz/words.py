@@ -77,7 +77,7 @@ WORDS: dict[str, dict[str, str]] = {
         "output": "输出",
         "tensor": "张量",
         "constant": "常量",
-        "saved": "保存的张量",
+        "saved": "已保存",
         "leaf": "叶子节点",
         "more_nodes": "… 另有 {count:,} 个节点",
         "saved_freed": "保存的张量已释放",
