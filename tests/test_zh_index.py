@@ -74,3 +74,12 @@ def test_make_lab_opens_the_index():
     recipe = makefile.split("\nlab:", 1)[1].split("\n\n", 1)[0]
     assert "--LabApp.default_url=/lab/tree/index.ipynb" in recipe
     assert "--ServerApp.root_dir=notebooks" in recipe
+
+
+def test_readme_has_a_chinese_section_with_the_two_commands():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "\n## 中文\n" in readme
+    section = readme.split("\n## 中文\n", 1)[1].split("\n## ", 1)[0]
+    for needed in ["make lab", "make test", "notebooks/zh/", "set_language", "ensure_cjk_font"]:
+        assert needed in section, needed
+    assert len(re.findall(r"[\u4e00-\u9fff]", section)) > 100  # written in Chinese
