@@ -42,7 +42,11 @@ def get_language() -> str:
     env = os.environ.get("AUTOGRAD_COURSE_LANG", "").strip().lower()
     if env in LANGUAGES:
         return env
-    if "zh" in Path.cwd().parts[-2:]:
+    try:
+        here = Path.cwd().parts[-2:]
+    except OSError:  # the working directory was deleted: no place to read the language from
+        here = ()
+    if "zh" in here:
         return "zh"
     return "en"
 

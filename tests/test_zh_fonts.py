@@ -115,3 +115,19 @@ def test_a_notebook_under_zh_gets_the_font_at_import(tmp_path):
 def test_fontconfig_lookup_never_raises():
     found = fonts.fontconfig_cjk_font()
     assert found is None or isinstance(found, str)
+
+
+def test_import_in_a_deleted_working_directory(tmp_path):
+    """The language is read from the working directory at import: a deleted one means English,
+    not an import error."""
+    gone = tmp_path / "zh"
+    gone.mkdir()
+    code = (f"import os; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r})\n"
+            "import autograd_course as ag\n"
+            "print(ag.i18n.get_language())\n")
+    env = {k: v for k, v in os.environ.items() if k != "AUTOGRAD_COURSE_LANG"}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "en"
