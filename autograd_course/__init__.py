@@ -5,7 +5,20 @@
 PyTorch prints (including the ``torch.`` in ``torch.float32``), so outputs can be compared.
 """
 
-from . import accelerator, autograd, backends, cuda, datasets, models, nn, ops, optim, utils, viz
+from . import (
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    datasets,
+    i18n,
+    models,
+    nn,
+    ops,
+    optim,
+    utils,
+    viz,
+)
 from ._backend import device, get_default_device, set_default_device
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (
@@ -143,6 +156,8 @@ from .serialization import load, save
 from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
+
+i18n.apply_fonts()  # a Chinese chapter's plots get a CJK font (matplotlib, when installed)
 
 
 def is_tensor(obj) -> bool:

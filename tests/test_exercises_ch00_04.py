@@ -626,7 +626,7 @@ def test_setup_check_reports_every_part():
     lines = []
     report = check_installation(show=lines.append)
     assert report["autograd_course"] == (True, f"version {ag.__version__}")
-    assert set(report) == {"autograd_course", "Graphviz `dot`", "GPU (CuPy)"} | {
+    assert set(report) == {"autograd_course", "Graphviz `dot`", "CJK font", "GPU (CuPy)"} | {
         p[0] for p in PARTS}
     assert len(lines) == len(report)
     for line, (name, (found, _)) in zip(lines, report.items()):
