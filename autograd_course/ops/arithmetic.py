@@ -41,6 +41,15 @@ def _keep_number(ctx, b) -> None:
         ctx.constants = {1: b._data}
 
 
+def _add_or_sub(ctx, ufunc, a, b, alpha, b_factor):
+    """The forward of Add and Sub: ``ufunc(a, alpha·b)``, keeping on ctx what their shared
+    backward needs: the input shapes, alpha, and d/db (``b_factor``: alpha, or -alpha)."""
+    ctx.a_shape, ctx.b_shape = a.shape, b.shape
+    ctx.alpha, ctx.b_factor = alpha, b_factor
+    _keep_number(ctx, b)
+    return a._new(_elementwise(ufunc, a, b, alpha))
+
+
 class Add(Function):
     """out = a + alpha·b;  d/da = 1, d/db = alpha."""
 
@@ -48,47 +57,30 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
-        _keep_number(ctx, b)
-        if alpha != 1:
-            return a._new(_elementwise(np.add, a, b, alpha))
-        return a._new(_elementwise(np.add, a, b))
+        return _add_or_sub(ctx, np.add, a, b, alpha, alpha)
 
     @staticmethod
     def backward(ctx, grad):
-        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
         need_a, need_b = ctx.needs_input_grad[:2]
-        alpha = ctx.alpha
+        grad_a = sum_to(grad, ctx.a_shape) if need_a else None
         grad_b = None
         if need_b:
-            grad_b = sum_to(grad if alpha == 1 else grad * alpha, b_shape)
-        grads = (sum_to(grad, a_shape) if need_a else None), grad_b
-        return grads if alpha == 1 else grads + (None,)  # alpha: a third input, no gradient
+            factor = ctx.b_factor
+            grad_b = grad if factor == 1 else -grad if factor == -1 else grad * factor
+            grad_b = sum_to(grad_b, ctx.b_shape)
+        if ctx.alpha == 1:
+            return grad_a, grad_b
+        return grad_a, grad_b, None  # alpha: a third input, no gradient
 
 
-class Sub(Function):
-    """out = a - alpha·b;  d/da = 1, d/db = -alpha."""
+class Sub(Add):
+    """out = a - alpha·b;  d/da = 1, d/db = -alpha (the backward is Add's)."""
 
     node_name = "SubBackward0"
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
-        _keep_number(ctx, b)
-        if alpha != 1:
-            return a._new(_elementwise(np.subtract, a, b, alpha))
-        return a._new(_elementwise(np.subtract, a, b))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a_shape, _), (b_shape, _) = ctx._input_meta[:2]
-        need_a, need_b = ctx.needs_input_grad[:2]
-        alpha = ctx.alpha
-        grad_b = None
-        if need_b:
-            grad_b = sum_to(-grad if alpha == 1 else grad * -alpha, b_shape)
-        grads = (sum_to(grad, a_shape) if need_a else None), grad_b
-        return grads if alpha == 1 else grads + (None,)  # alpha: a third input, no gradient
+        return _add_or_sub(ctx, np.subtract, a, b, alpha, -alpha)
 
 
 class RsubScalar(Function):
@@ -112,6 +104,7 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        ctx.a_shape, ctx.b_shape = a.shape, b.shape
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
         return a._new(_elementwise(np.multiply, a, b))
@@ -120,8 +113,8 @@ class Mul(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad * b, ctx._input_meta[0][0]) if need_a else None,
-                sum_to(grad * a, ctx._input_meta[1][0]) if need_b else None)
+        return (sum_to(grad * b, ctx.a_shape) if need_a else None,
+                sum_to(grad * a, ctx.b_shape) if need_b else None)
 
 
 class Div(Function):
@@ -131,6 +124,7 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        ctx.a_shape, ctx.b_shape = a.shape, b.shape
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         return a._new(_elementwise(np.true_divide, a, b))
 
@@ -138,8 +132,8 @@ class Div(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad / b, ctx._input_meta[0][0]) if need_a else None,
-                sum_to(-grad * a / (b * b), ctx._input_meta[1][0]) if need_b else None)
+        return (sum_to(grad / b, ctx.a_shape) if need_a else None,
+                sum_to(-grad * a / (b * b), ctx.b_shape) if need_b else None)
 
 
 class Reciprocal(Function):
