@@ -134,10 +134,10 @@ from .ops import (
     var,
     xlogy,
 )
-from .ops.activation import log_softmax, softmax
 from .ops.masking import where
 from .ops.out_arg import with_out
 from .ops.rounding import div
+from .ops.softmax import log_softmax, softmax
 from .random import initial_seed, seed
 from .serialization import load, save
 from .tensor import Size, Tensor

@@ -7,23 +7,25 @@ names match (``AddmmBackward0``, ``ConvolutionBackward0``, ``NllLossBackward0``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import ops
-from ..ops.activation import elu, gelu, leaky_relu, log_softmax, silu, softmax
-from ..ops.conv import conv2d
-from ..ops.inplace import apply_inplace, check_inplace
-from ..ops.linalg import addmm
-from ..ops.loss import binary_cross_entropy_with_logits
-from ..ops.loss_extra import huber_loss, kl_div, smooth_l1_loss
-from ..ops.nn_ops import (
-    batch_norm,
+from ..ops.activation import elu, gelu, leaky_relu, silu
+from ..ops.batch_norm import batch_norm
+from ..ops.classification_loss import (
     binary_cross_entropy,
+    binary_cross_entropy_with_logits,
     cross_entropy,
-    dropout,
-    l1_loss,
-    mse_loss,
+    kl_div,
     nll_loss,
 )
+from ..ops.conv import conv2d
+from ..ops.dropout import dropout
+from ..ops.inplace import apply_inplace, check_inplace
+from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
+from ..ops.softmax import log_softmax, softmax
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
@@ -74,8 +76,6 @@ def tanh(input):  # noqa: A002
 
 def one_hot(tensor, num_classes: int = -1):
     """Class indices -> rows of 0/1 (int64), e.g. to build a target for ``mse_loss``."""
-    import numpy as np
-
     idx = tensor._data
     if idx.dtype.kind not in "iu":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

@@ -254,3 +254,20 @@ def same_device(*tensors) -> None:
                 "Expected all tensors to be on the same device, but found at least two devices, "
                 f"{first} and {t._device}!"
             )
+
+
+def check_reduction(reduction: str) -> None:
+    """PyTorch's error for a loss's ``reduction`` other than 'mean', 'sum' or 'none'."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def reduce_loss(loss, reduction: str):
+    """A loss per element, reduced as asked: its mean, its sum, or (``'none'``) as it is."""
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")

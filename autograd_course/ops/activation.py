@@ -14,8 +14,10 @@ from .. import _backend
 from ..autograd.function import Function
 from .inplace import _snapshot as snapshot
 from .inplace import apply_inplace, check_inplace
-from .nn_ops import log_softmax as _log_softmax
-from .nn_ops import softmax as _softmax
+
+# softmax lives in softmax.py; _tensor_idioms.py still imports it from here (until it
+# imports ``ops.softmax``), so this module keeps the two names.
+from .softmax import log_softmax, softmax  # noqa: F401
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _TANH_K = math.sqrt(2.0 / math.pi)  # GELU's tanh approximation: tanh(k (x + c x³))
@@ -239,18 +241,6 @@ class Silu(Function):
         (x,) = ctx.saved_tensors
         s = x.sigmoid()
         return grad * (s * (1.0 + x * (1.0 - s)))
-
-
-# --- softmax with dtype= ----------------------------------------------------------------------
-def softmax(x, dim=None, _stacklevel: int = 3, dtype=None):
-    """e^x / Σ e^x along ``dim``; ``dtype=`` casts the input first (``ToCopyBackward0``),
-    which PyTorch recommends against overflow in float16."""
-    return _softmax(x if dtype is None else x.to(dtype), dim)
-
-
-def log_softmax(x, dim=None, _stacklevel: int = 3, dtype=None):
-    """x - log Σ e^x along ``dim``; ``dtype=`` casts the input first."""
-    return _log_softmax(x if dtype is None else x.to(dtype), dim)
 
 
 # --- the functions ----------------------------------------------------------------------------
