@@ -28,9 +28,7 @@ from .arithmetic import (
 from .classification_loss import binary_cross_entropy_with_logits, kl_div, xlogy
 from .combine import cat, concat, concatenate, stack, where
 from .compare import (
-    all,
     allclose,
-    any,
     bitwise_and,
     bitwise_not,
     bitwise_or,
@@ -56,7 +54,7 @@ from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero
-from .reduce import amax, amin, argmax, argmin, max, mean, min, sum, sum_to_size
+from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, sum_to_size
 from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, remainder
 from .shape import (

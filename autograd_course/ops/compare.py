@@ -80,18 +80,6 @@ def bitwise_not(x):
     return x._new(~x._data)
 
 
-def all(x, dim=None, keepdim=False):  # noqa: A001
-    """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
-    out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
-    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
-
-
-def any(x, dim=None, keepdim=False):  # noqa: A001
-    """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
-    out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
-    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
-
-
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     if is_tensor(a) and is_tensor(b) and a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{scalar_type(a)} did not match {scalar_type(b)}")

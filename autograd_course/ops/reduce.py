@@ -1,4 +1,5 @@
-"""Reductions: sum, mean, max/min, argmax, var, norm, and sum_to_size (undoing broadcasts).
+"""Reductions: sum, mean, max/min, argmax/argmin, all/any, and sum_to_size (undoing
+broadcasts). The statistics built on them (var, std, norm) are in ``stats.py``.
 
 The backward of a reduction spreads the incoming gradient back over the elements that were
 reduced: ``sum`` copies it to each, ``mean`` divides it by their count, ``max`` sends it to the
@@ -213,6 +214,20 @@ def sum_to_size(x, *size):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
                            f"{{{list(current)}}}.")
     return SumToSize.apply(x, shape)
+
+
+# --- logical reductions: no gradient ---------------------------------------------------------
+def all(x, dim=None, keepdim=False):  # noqa: A001
+    """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
+    out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
+    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
+
+
+def any(x, dim=None, keepdim=False):  # noqa: A001
+    """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
+    out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
+    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
+
 
 
 class _MinMaxResult(tuple):
