@@ -183,7 +183,7 @@ class TensorMath(TensorIdioms):
         return ops.mul(self, other)
 
     def div(self, other, *, rounding_mode=None):
-        return rounding.div(self, other, rounding_mode=rounding_mode)
+        return ops.div(self, other, rounding_mode=rounding_mode)
 
     divide = true_divide = div
 

@@ -15,12 +15,13 @@ from ._util import (
     binary_operands,
     broadcast_error,
     check_fits,
-    floating,
     is_tensor,
     not_implemented,
     result_type,
     sum_to,
 )
+from .out_arg import write_out
+from .rounding import div_rounded
 
 
 def _elementwise(fn, a, b, alpha=1):
@@ -281,16 +282,20 @@ def _check_alpha(a, alpha) -> None:
                            "point number.")
 
 
-def add(a, b, *, alpha=1):
+def add(a, b, *, alpha=1, out=None):
     """a + alpha·b, broadcasting; a Python number never upcasts a tensor's dtype."""
+    if out is not None:
+        return write_out(out, add, a, b, alpha=alpha)
     a, b = binary_operands(a, b)
     if alpha != 1:
         _check_alpha(a, alpha)
     return Add.apply(a, b, alpha) if alpha != 1 else Add.apply(a, b)
 
 
-def sub(a, b, *, alpha=1):
+def sub(a, b, *, alpha=1, out=None):
     """a - alpha·b, broadcasting."""
+    if out is not None:
+        return write_out(out, sub, a, b, alpha=alpha)
     a, b = binary_operands(a, b)
     if alpha != 1:
         _check_alpha(a, alpha)
@@ -311,8 +316,10 @@ def rsub(x, other, *, alpha=1):
     return RsubScalar.apply(x, c._data)
 
 
-def mul(a, b):
+def mul(a, b, *, out=None):
     """a · b, element-wise with broadcasting."""
+    if out is not None:
+        return write_out(out, mul, a, b)
     a, b = binary_operands(a, b)
     return Mul.apply(a, b)
 
@@ -321,8 +328,13 @@ def _to_float(*tensors):
     return tuple(t.to(dtypes.default_float) for t in tensors)
 
 
-def div(a, b):
-    """a / b: true division (integers give the default float dtype, as in PyTorch)."""
+def div(a, b, *, rounding_mode: str | None = None, out=None):
+    """a / b: true division (integers give the default float dtype, as in PyTorch); with
+    ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (see ``rounding.py``)."""
+    if out is not None:
+        return write_out(out, div, a, b, rounding_mode=rounding_mode)
+    if rounding_mode is not None:
+        return div_rounded(a, b, rounding_mode)
     if not is_tensor(a):  # 2 / x is recorded by PyTorch as reciprocal(x) * 2
         (x,) = (b,) if b._data.dtype.kind in "fc" else _to_float(b)
         return mul(Reciprocal.apply(x), a)
@@ -355,9 +367,11 @@ def neg(x):
 negative = neg
 
 
-def pow(x, exponent):  # noqa: A001  (PyTorch's name)
+def pow(x, exponent, *, out=None):  # noqa: A001  (PyTorch's name)
     """x ** exponent, for a tensor x and a number or tensor exponent (or a number x), in
     the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5 float32)."""
+    if out is not None:
+        return write_out(out, pow, x, exponent)
     if not is_tensor(x):
         target = result_type(exponent, x)
         if target.kind == "b":
@@ -378,5 +392,3 @@ def pow(x, exponent):  # noqa: A001  (PyTorch's name)
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowScalar.apply(x, exponent)
 
-
-_ = floating

@@ -23,6 +23,7 @@ from ._util import (
     scalar_type,
 )
 from .indexing import Slice
+from .out_arg import write_out
 
 
 class Cat(Function):
@@ -79,8 +80,10 @@ def _promoted(tensors):
     return cast_to(result_type(*tensors), *tensors)
 
 
-def cat(tensors, dim=0):
+def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dim; every other dim must match."""
+    if out is not None:
+        return write_out(out, cat, tensors, dim)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
@@ -114,8 +117,10 @@ def cat(tensors, dim=0):
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0):
+def stack(tensors, dim=0, *, out=None):
     """Join equal-shaped tensors along a new dim."""
+    if out is not None:
+        return write_out(out, stack, tensors, dim)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, not_implemented, same_device, scalar_type
+from .out_arg import write_out
 
 
 def _shape_error(a, b, shape_a=None):
@@ -157,8 +158,10 @@ class Addmm(Function):
                 *_mm_grads(ctx, grad, a, b, need_a, need_b))
 
 
-def mm(a, b):
+def mm(a, b, *, out=None):
     """Matrix × matrix."""
+    if out is not None:
+        return write_out(out, mm, a, b)
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
     return matmul(a, b)
@@ -224,13 +227,15 @@ def _batch_error(a_shape, b_shape) -> RuntimeError:
     )
 
 
-def matmul(a, b):
+def matmul(a, b, *, out=None):
     """Matrix product with PyTorch's rules for 1-d, 2-d and batched operands.
 
     1-d @ 1-d is a dot product, 2-d @ 1-d a matrix-vector product, 1-d @ 2-d becomes
     unsqueeze → mm → squeeze (as in PyTorch's graph), 2-d @ 2-d is ``mm``; anything with more
     dims is a batched product whose leading dims broadcast.
     """
+    if out is not None:
+        return write_out(out, matmul, a, b)
     from .shape import MatmulSqueeze
 
     for position, (name, t) in enumerate((("input", a), ("other", b)), start=1):

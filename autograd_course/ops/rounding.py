@@ -99,7 +99,7 @@ class Remainder(Function):
         need_a, need_b = ctx.needs_input_grad
         grad_b = None
         if need_b:
-            grad_b = sum_to(-grad * div(a, b, rounding_mode="floor"), ctx.b_shape)
+            grad_b = sum_to(-grad * div_rounded(a, b, "floor"), ctx.b_shape)
         return (sum_to(grad, ctx.a_shape) if need_a else None), grad_b
 
 
@@ -137,13 +137,9 @@ def remainder(a, b):
     return Remainder.apply(a, b)
 
 
-def div(a, b, *, rounding_mode: str | None = None):
-    """a / b; with ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (and keeps
-    an integer dtype for integer inputs)."""
-    from .arithmetic import div as true_div
-
-    if rounding_mode is None:
-        return true_div(a, b)
+def div_rounded(a, b, rounding_mode: str):
+    """a / b rounded down (``'floor'``) or towards 0 (``'trunc'``), what ``div(a, b,
+    rounding_mode=...)`` calls; an integer dtype stays integer."""
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "

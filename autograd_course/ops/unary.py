@@ -7,6 +7,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ._util import check_fits, floating, not_implemented, result_type, scalar_type
+from .out_arg import write_out
 
 
 class Exp(Function):
@@ -271,19 +272,27 @@ class Clamp(Function):
 
 # Float functions of an integer or bool tensor compute in the default float type (float32),
 # as PyTorch's do: ``floating`` casts such inputs first.
-def exp(x):
+def exp(x, *, out=None):
+    if out is not None:
+        return write_out(out, exp, x)
     return Exp.apply(floating(x))
 
 
-def log(x):
+def log(x, *, out=None):
+    if out is not None:
+        return write_out(out, log, x)
     return Log.apply(floating(x))
 
 
-def sqrt(x):
+def sqrt(x, *, out=None):
+    if out is not None:
+        return write_out(out, sqrt, x)
     return Sqrt.apply(floating(x))
 
 
-def abs(x):  # noqa: A001
+def abs(x, *, out=None):  # noqa: A001
+    if out is not None:
+        return write_out(out, abs, x)
     if x._data.dtype.kind == "b":
         raise not_implemented("abs_cpu", x)
     return Abs.apply(x)
