@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from .. import creation
 from ..ops.conv import conv2d_check, conv2d_geometry, pair
 from . import functional as F
 from . import init
 from .module import Module, layer_error
-from .parameter import Parameter
+from .parameter import add_weight_and_bias
 
 
 class Conv2d(Module):
@@ -40,12 +39,8 @@ class Conv2d(Module):
         self.padding = padding if isinstance(padding, str) else pair(padding)
         self.dilation, self.groups = pair(dilation), groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(creation.empty(out_channels, in_channels // groups,
-                                               *self.kernel_size, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, (out_channels, in_channels // groups, *self.kernel_size),
+                            bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

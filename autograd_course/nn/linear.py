@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from .. import creation
 from . import functional as F
 from . import init
 from .module import Module, layer_error
-from .parameter import Parameter
+from .parameter import add_weight_and_bias
 
 
 class Linear(Module):
@@ -21,12 +20,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty(out_features, in_features, device=device,
-                                               dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, (out_features, in_features), bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

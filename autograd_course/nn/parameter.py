@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend
+from .. import _backend, creation
 from ..tensor import Tensor
 
 
@@ -43,3 +43,16 @@ class Parameter(Tensor):
 def _rebuild_parameter(array, device, requires_grad) -> Parameter:
     dev = _backend.as_device(device)
     return Parameter(Tensor._wrap(_backend.to_device(array, dev), dev), requires_grad)
+
+
+def add_weight_and_bias(module, weight_shape: tuple[int, ...], bias: bool,
+                        device=None, dtype=None) -> None:
+    """The parameter block ``Linear`` and ``Conv2d`` share: ``module.weight`` of shape
+    ``weight_shape``, and ``module.bias`` with one entry per output (``weight_shape[0]``), or
+    ``None`` registered in its place when ``bias=False``. Both are left uninitialised: the
+    layer's ``reset_parameters()`` fills them."""
+    module.weight = Parameter(creation.empty(*weight_shape, device=device, dtype=dtype))
+    if bias:
+        module.bias = Parameter(creation.empty(weight_shape[0], device=device, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
