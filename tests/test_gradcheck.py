@@ -7,6 +7,7 @@ import re
 import warnings
 
 import pytest
+from functions import mul_constant, square
 
 import autograd_course as ag
 from autograd_course.autograd import GradcheckError, gradcheck, gradgradcheck
@@ -15,31 +16,14 @@ from autograd_course.autograd import GradcheckError, gradcheck, gradgradcheck
 def functions(lib):
     """Custom Functions, right and wrong, written against ``lib`` (ag or torch)."""
 
-    class MulConstant(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, tensor, constant):
-            ctx.constant = constant
-            return tensor * constant
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output * ctx.constant, None
+    MulConstant = mul_constant(lib)
 
     class MulConstantWrong(MulConstant):
         @staticmethod
         def backward(ctx, grad_output):
             return grad_output, None  # the note's bug: forgets the constant
 
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, t):
-            ctx.save_for_backward(t)
-            return t * t
-
-        @staticmethod
-        def backward(ctx, grad):
-            (t,) = ctx.saved_tensors
-            return 2 * t * grad
+    Square = square(lib)
 
     class SquareNotTwiceDifferentiable(Square):
         @staticmethod
