@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..autograd.function import _RemovableHandle
 from ..tensor import Tensor
+from ..tensor import _type_name as _dtype_name
 from .parameter import Parameter
 from .state import ModuleState
 
@@ -28,9 +29,7 @@ def _addindent(text: str, spaces: int) -> str:
 
 
 def _type_name(t: Tensor) -> str:
-    from ..tensor import _type_name as name
-
-    return name(t._data.dtype)
+    return _dtype_name(t._data.dtype)
 
 
 class Module(ModuleState):

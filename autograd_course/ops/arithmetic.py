@@ -20,6 +20,7 @@ from ._util import (
     result_type,
     sum_to,
 )
+from .combine import where
 from .out_arg import write_out
 from .rounding import div_rounded
 
@@ -216,8 +217,6 @@ class Pow(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         a, b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         grad_a = grad_b = None
@@ -266,8 +265,6 @@ class RPowScalar(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         x, out = ctx.saved_tensors
         result = grad * (out * ctx.log_base)
         if ctx.base == 0:

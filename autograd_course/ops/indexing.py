@@ -19,7 +19,8 @@ import warnings
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import is_tensor, view_of
+from ._util import is_tensor, normalize_dim, view_of
+from .shape import Unsqueeze
 
 
 class _Take(Function):
@@ -236,8 +237,6 @@ def _check_advanced(array, dim: int, shape, ordinal: int) -> None:
 
 def getitem(x, key):
     """``x[key]`` as PyTorch records it: select / slice / unsqueeze steps, then one index."""
-    from .shape import Unsqueeze
-
     xp = x._xp
     if isinstance(key, int) and not isinstance(key, bool):  # the common case, kept short
         return _select(x, 0, key, 0)
@@ -323,8 +322,6 @@ def _select(x, dim: int, index: int, position: int):
 
 def select(x, dim: int, index: int):
     """``x.select(dim, index)``: the same as ``x[:, ..., index]`` with ``index`` at ``dim``."""
-    from ._util import normalize_dim
-
     dim = normalize_dim(dim, x.ndim)
     return _select(x, dim, index, dim)
 

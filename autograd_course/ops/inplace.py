@@ -18,14 +18,23 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.function import AccumulateGrad, Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
+from .arithmetic import add, div, mul, sub
+from .indexing import (
+    Alias,
+    CopySlices,
+    IndexPut,
+    Select,
+    Slice,
+    index_sources,
+    is_view_key,
+    is_whole_key,
+    key_data,
+)
+from .shape import Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View
+from .unary import clamp
 
-
-def _views():
-    """The Functions whose output shares memory with their input (the view ops)."""
-    from .indexing import Alias, Select, Slice
-    from .shape import Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View
-
-    return (Alias, Select, Slice, Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View)
+# The Functions whose output shares memory with their input (the view ops).
+_VIEWS = (Alias, Select, Slice, Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View)
 
 
 _OVERLAP_MESSAGE = (
@@ -44,7 +53,7 @@ def check_inplace(x, view: bool = False) -> None:
     if x.grad_fn is None:
         what = "a view of a leaf Variable" if view else "a leaf Variable"
         raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
-    views, node = _views(), x.grad_fn
+    views, node = _VIEWS, x.grad_fn
     while isinstance(getattr(node, "_forward_cls", None), type) and \
             issubclass(node._forward_cls, views):
         node = node.next_functions[0][0]
@@ -118,8 +127,6 @@ def _write_sum(x, other, alpha, ufunc: str) -> bool:
 
 def add_(x, other, *, alpha=1):
     """x += alpha·other."""
-    from .arithmetic import add
-
     if _write_sum(x, other, alpha, "add"):
         return x
     return _inplace(x, lambda a, b: add(a, b, alpha=alpha), other, saves_input=False)
@@ -127,8 +134,6 @@ def add_(x, other, *, alpha=1):
 
 def sub_(x, other, *, alpha=1):
     """x -= alpha·other."""
-    from .arithmetic import sub
-
     if _write_sum(x, other, alpha, "subtract"):
         return x
     return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other, saves_input=False)
@@ -136,22 +141,16 @@ def sub_(x, other, *, alpha=1):
 
 def mul_(x, other):
     """x *= other."""
-    from .arithmetic import mul
-
     return _inplace(x, mul, other)
 
 
 def div_(x, other):
     """x /= other."""
-    from .arithmetic import div
-
     return _inplace(x, div, other)
 
 
 def clamp_(x, min=None, max=None):  # noqa: A002
     """Clamp x into [min, max] in place."""
-    from .unary import clamp
-
     return _inplace(x, lambda a, _: clamp(a, min, max), None)
 
 
@@ -264,8 +263,6 @@ def setitem(x, key, value) -> None:
     """``x[key] = value``. When autograd is watching, the write is recorded like PyTorch's:
     CopySlices for keys with ints and slices, IndexPutBackward0 for lists, tensors and masks,
     fill_/copy_ for ``x[...] = v``."""
-    from .indexing import CopySlices, IndexPut, index_sources, is_view_key, is_whole_key, key_data
-
     view = is_view_key(key)
     check_inplace(x, view=view)
     if not is_tensor(value):

@@ -8,6 +8,7 @@ import numpy as np
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, not_implemented, same_device, scalar_type
 from .out_arg import write_out
+from .shape import MatmulSqueeze
 
 
 def _shape_error(a, b, shape_a=None):
@@ -236,8 +237,6 @@ def matmul(a, b, *, out=None):
     """
     if out is not None:
         return write_out(out, matmul, a, b)
-    from .shape import MatmulSqueeze
-
     for position, (name, t) in enumerate((("input", a), ("other", b)), start=1):
         if not is_tensor(t):
             raise TypeError(f"matmul(): argument '{name}' (position {position}) must be Tensor, "

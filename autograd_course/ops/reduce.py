@@ -11,6 +11,8 @@ from __future__ import annotations
 from ..autograd.engine import _can_sum_to
 from ..autograd.function import Function
 from ._util import normalize_dim, scalar_type
+from .compare import maximum, minimum
+from .indexing import scatter_into_zeros
 
 
 def _dims(dim, ndim):
@@ -175,8 +177,6 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        from .indexing import scatter_into_zeros
-
         if ctx.index is None:
             return grad, None, None
         if not ctx.keepdim:
@@ -254,8 +254,6 @@ def _reduce_pick(x, dim, keepdim, all_cls, dim_cls, name):
             )
         return all_cls.apply(x, tuple(range(x.ndim)), False)
     if not isinstance(dim, int):  # max(a, b): element-wise maximum of two tensors
-        from .compare import maximum, minimum
-
         return (maximum if name == "max" else minimum)(x, dim)
     dim = normalize_dim(dim, x.ndim)
     _nonempty(x, (dim,), name)

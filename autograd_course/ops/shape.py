@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 
-from .. import _backend
+from .. import _backend, dtypes
 from ..autograd.function import Function
 from ._util import (
     normalize_dim,
@@ -216,15 +216,12 @@ class ToCopy(Function):
         data = x._data
         if device != x._device:
             data = _backend.to_device(data, device)
-        out = data.astype(np_dtype, copy=data is x._data)
-        from ..tensor import Tensor
-
-        return Tensor._wrap(out, device)
+        out = x._new(data.astype(np_dtype, copy=data is x._data))
+        out._device = device  # _new puts it on x's device
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        from .. import dtypes
-
         return grad.to(dtypes.from_numpy(ctx.dtype), ctx.device), None, None
 
 

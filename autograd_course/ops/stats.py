@@ -20,6 +20,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ._util import scalar_type
+from .combine import where
 from .reduce import _dims, _restore
 
 
@@ -82,8 +83,6 @@ class Std(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         x, out = ctx.saved_tensors
         dims, keepdim = ctx.dims, ctx.keepdim
         out = _restore(out, x.shape, dims, keepdim)
@@ -125,8 +124,6 @@ class Norm(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         x, out = ctx.saved_tensors
         p, dims = ctx.p, ctx.dims
         out = _restore(out, x.shape, dims, ctx.keepdim)

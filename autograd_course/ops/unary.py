@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.function import Function
 from ._util import check_fits, floating, not_implemented, result_type, scalar_type
 from .out_arg import write_out
@@ -337,8 +338,6 @@ def clamp(x, min=None, max=None):  # noqa: A002  (PyTorch's keyword names)
     check_fits(min, target)
     check_fits(max, target)
     if target != x._data.dtype:
-        from .. import dtypes
-
         x = x.to(dtypes.from_numpy(target))
     return Clamp.apply(x, min, max)
 
