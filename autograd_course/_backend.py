@@ -16,7 +16,7 @@ import numpy as np
 from .random import initial_seed
 
 
-class device:  # noqa: N801  (PyTorch spells it in lower case)
+class device:  # PyTorch spells it in lower case
     """A place for tensors: ``device('cpu')`` or ``device('cuda:0')``."""
 
     __slots__ = ("type", "index")

@@ -23,7 +23,7 @@ def show(value) -> str:
 def attempt(thunk) -> str:
     try:
         return show(thunk())
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         return f"{type(err).__name__}: {err}"
 
 

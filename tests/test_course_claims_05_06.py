@@ -244,7 +244,7 @@ def test_ch06_saved_tensors_freed_and_retain_graph(lib):
     y = exp.apply(lib.tensor([0.0, 1.0], requires_grad=True))
     y.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
-        y.grad_fn.saved_tensors  # noqa: B018
+        y.grad_fn.saved_tensors
     x = lib.tensor([0.0, 1.0], requires_grad=True)
     y = exp.apply(x)
     y.sum().backward(retain_graph=True)

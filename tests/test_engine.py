@@ -167,7 +167,7 @@ def test_saved_tensors_cannot_be_read_after_backward():
     y = x.exp()
     y.sum().backward()
     with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second"):
-        y.grad_fn.saved_tensors  # noqa: B018
+        y.grad_fn.saved_tensors
 
 
 def test_graph_without_saved_tensors_can_be_backwarded_twice():

@@ -261,7 +261,7 @@ def _clamp_without_return(x):
 
 
 def _pick_without_return():
-    "cuda" if ag.cuda.is_available() else "cpu"  # noqa: B018
+    "cuda" if ag.cuda.is_available() else "cpu"
 
 
 def _train_step_without_return(model, optimizer, xb, yb, loss_fn):

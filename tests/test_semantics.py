@@ -31,7 +31,7 @@ def attempt(thunk) -> str:
     """What running ``thunk`` shows: the repr of its value or ``Type: message``."""
     try:
         return show(thunk())
-    except Exception as err:  # noqa: BLE001  (the error *is* the observation)
+    except Exception as err:  # the error *is* the observation
         return f"{type(err).__name__}: {err}"
 
 
@@ -126,7 +126,7 @@ S1 = [
 def s2_nonscalar(lib):
     a = lib.tensor([2., 3.], requires_grad=True)
     b = lib.tensor([6., 4.], requires_grad=True)
-    Q = 3 * a**3 - b**2  # noqa: N806  (the note's name)
+    Q = 3 * a**3 - b**2  # the note's name
     seen = [show(Q), attempt(Q.backward), show(a.grad)]
     Q.backward(gradient=lib.tensor([1., 1.]))
     seen += [show(a.grad), show(b.grad), show(9 * a**2 == a.grad), show(-2 * b == b.grad)]
@@ -305,7 +305,7 @@ def s7_gradient_arg(lib):
         return a, 3 * a**3
 
     def run(grad):
-        a, Q = q()  # noqa: N806
+        a, Q = q()
         result = attempt(lambda: Q.backward(gradient=grad))
         return result, show(a.grad)
 

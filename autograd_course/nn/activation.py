@@ -17,7 +17,7 @@ class ReLU(Module):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:
@@ -27,14 +27,14 @@ class ReLU(Module):
 class Sigmoid(Module):
     """1 / (1 + e^-x): squashes to (0, 1)."""
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.sigmoid(input)
 
 
 class Tanh(Module):
     """tanh(x): squashes to (-1, 1)."""
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.tanh(input)
 
 
@@ -45,7 +45,7 @@ class Softmax(Module):
         super().__init__()
         self.dim = dim
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.softmax(input, self.dim)
 
     def extra_repr(self) -> str:
@@ -55,7 +55,7 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     """log(softmax(x)) computed stably; pair it with ``NLLLoss``."""
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.log_softmax(input, self.dim)
 
 
@@ -66,7 +66,7 @@ class LeakyReLU(Module):
         super().__init__()
         self.negative_slope, self.inplace = negative_slope, inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
@@ -80,7 +80,7 @@ class ELU(Module):
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
@@ -94,7 +94,7 @@ class GELU(Module):
         super().__init__()
         self.approximate = approximate
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.gelu(input, approximate=self.approximate)
 
     def extra_repr(self) -> str:
@@ -108,7 +108,7 @@ class SiLU(Module):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.silu(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:

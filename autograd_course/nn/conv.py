@@ -46,7 +46,7 @@ class Conv2d(Module):
     def reset_parameters(self) -> None:
         init.default_layer_init_(self.weight, self.bias)
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         batched = input if input.ndim != 3 else input.unsqueeze(0)
         stride, pads, dilation = conv2d_geometry(batched.shape, self.weight.shape, self.stride,
                                                  self.padding, self.dilation)

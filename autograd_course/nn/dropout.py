@@ -14,7 +14,7 @@ class Dropout(Module):
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p, self.inplace = p, inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:

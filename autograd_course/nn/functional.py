@@ -42,7 +42,7 @@ def _dtype_name(t) -> str:
     return names.get(t.dtype.name, t.dtype.name.capitalize())
 
 
-def linear(input, weight, bias=None):  # noqa: A002  (PyTorch's argument name)
+def linear(input, weight, bias=None):  # PyTorch's argument name
     """y = x Wᵀ + b. A 2-d input is one ``addmm`` (PyTorch's ``AddmmBackward0``); other
     inputs are flattened to 2-d and back (``ViewBackward0``)."""
     if input._data.dtype != weight._data.dtype:
@@ -58,7 +58,7 @@ def linear(input, weight, bias=None):  # noqa: A002  (PyTorch's argument name)
     return addmm(bias, input, weight.t())
 
 
-def relu(input, inplace: bool = False):  # noqa: A002
+def relu(input, inplace: bool = False):
     """max(x, 0). ``inplace=True`` overwrites ``input`` (and records ``ReluBackward0`` on it)."""
     if inplace:
         check_inplace(input)
@@ -66,11 +66,11 @@ def relu(input, inplace: bool = False):  # noqa: A002
     return ops.relu(input)
 
 
-def sigmoid(input):  # noqa: A002
+def sigmoid(input):
     return ops.sigmoid(input)
 
 
-def tanh(input):  # noqa: A002
+def tanh(input):
     return ops.tanh(input)
 
 

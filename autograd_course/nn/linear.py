@@ -26,7 +26,7 @@ class Linear(Module):
     def reset_parameters(self) -> None:
         init.default_layer_init_(self.weight, self.bias)
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         if input.ndim == 0 or input.shape[-1] != self.in_features:
             rows = input.numel() // input.shape[-1] if input.ndim and input.shape[-1] else 1
             cols = input.shape[-1] if input.ndim else 1
@@ -50,7 +50,7 @@ class Flatten(Module):
         super().__init__()
         self.start_dim, self.end_dim = start_dim, end_dim
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:

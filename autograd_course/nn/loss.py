@@ -25,14 +25,14 @@ class _WeightedLoss(_Loss):
 class MSELoss(_Loss):
     """mean((input - target)²)."""
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
     """mean(|input - target|)."""
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
@@ -43,7 +43,7 @@ class NLLLoss(_WeightedLoss):
         super().__init__(weight, reduction)
         self.ignore_index = ignore_index
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
 
 
@@ -55,7 +55,7 @@ class CrossEntropyLoss(_WeightedLoss):
         super().__init__(weight, reduction)
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction,
                                self.label_smoothing)
 
@@ -63,7 +63,7 @@ class CrossEntropyLoss(_WeightedLoss):
 class BCELoss(_WeightedLoss):
     """Binary cross entropy on probabilities in [0, 1]."""
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.binary_cross_entropy(input, target, self.weight, self.reduction)
 
 
@@ -75,7 +75,7 @@ class BCEWithLogitsLoss(_Loss):
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   reduction=self.reduction,
                                                   pos_weight=self.pos_weight)
@@ -88,7 +88,7 @@ class HuberLoss(_Loss):
         super().__init__(reduction)
         self.delta = delta
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
@@ -100,7 +100,7 @@ class SmoothL1Loss(_Loss):
         super().__init__(reduction)
         self.beta = beta
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
@@ -112,5 +112,5 @@ class KLDivLoss(_Loss):
         super().__init__(reduction)
         self.log_target = log_target
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input, target):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

@@ -26,7 +26,7 @@ class MaxPool2d(Module):
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         _check_4d(self, input)
         return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                             self.ceil_mode)
@@ -47,7 +47,7 @@ class AvgPool2d(Module):
         self.padding, self.ceil_mode = padding, ceil_mode
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         _check_4d(self, input)
         return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad, self.divisor_override)
@@ -64,7 +64,7 @@ class AdaptiveAvgPool2d(Module):
         super().__init__()
         self.output_size = output_size
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         if input.ndim not in (3, 4):
             raise layer_error(self, f"Expected 3D or 4D tensor, but got {list(input.shape)}")
         return F.adaptive_avg_pool2d(input, self.output_size)

@@ -364,7 +364,7 @@ def neg(x):
 negative = neg
 
 
-def pow(x, exponent, *, out=None):  # noqa: A001  (PyTorch's name)
+def pow(x, exponent, *, out=None):  # PyTorch's name
     """x ** exponent, for a tensor x and a number or tensor exponent (or a number x), in
     the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5 float32)."""
     if out is not None:

@@ -178,7 +178,7 @@ class BinaryCrossEntropyWithLogits(Function):
         return dz, grad_y, None, None, None, None
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,  # noqa: A002
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     """BCE on logits (note 002's loss): sigmoid and log fused for numerical stability.
 

@@ -149,7 +149,7 @@ def div_(x, other):
     return _inplace(x, div, other)
 
 
-def clamp_(x, min=None, max=None):  # noqa: A002
+def clamp_(x, min=None, max=None):
     """Clamp x into [min, max] in place."""
     return _inplace(x, lambda a, _: clamp(a, min, max), None)
 

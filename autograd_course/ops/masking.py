@@ -130,7 +130,7 @@ def nonzero(x, *, as_tuple: bool = False):
                   xp.zeros((0, 0), dtype="int64"))
 
 
-def where(condition, input=None, other=None):  # noqa: A002  (PyTorch's names)
+def where(condition, input=None, other=None):  # PyTorch's names
     """``where(cond, a, b)``: a where cond is True, else b. ``where(cond)`` alone: the
     indices where cond holds, one tensor per dimension (``nonzero(cond, as_tuple=True)``)."""
     if input is None and other is None:

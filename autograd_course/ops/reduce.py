@@ -189,7 +189,7 @@ class MinDim(MaxDim):
     _pick = "argmin"
 
 
-def sum(x, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+def sum(x, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
@@ -217,13 +217,13 @@ def sum_to_size(x, *size):
 
 
 # --- logical reductions: no gradient ---------------------------------------------------------
-def all(x, dim=None, keepdim=False):  # noqa: A001
+def all(x, dim=None, keepdim=False):
     """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
     out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
     return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
 
 
-def any(x, dim=None, keepdim=False):  # noqa: A001
+def any(x, dim=None, keepdim=False):
     """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
     out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
     return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
@@ -276,12 +276,12 @@ def _nonempty(x, dims, name: str) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def max(x, dim=None, keepdim=False):  # noqa: A001
+def max(x, dim=None, keepdim=False):
     """The largest element (no ``dim``), or (values, indices) of the largest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MaxAll, MaxDim, "max")
 
 
-def min(x, dim=None, keepdim=False):  # noqa: A001
+def min(x, dim=None, keepdim=False):
     """The smallest element (no ``dim``), or (values, indices) of the smallest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MinAll, MinDim, "min")
 

@@ -291,7 +291,7 @@ def sqrt(x, *, out=None):
     return Sqrt.apply(floating(x))
 
 
-def abs(x, *, out=None):  # noqa: A001
+def abs(x, *, out=None):
     if out is not None:
         return write_out(out, abs, x)
     if x._data.dtype.kind == "b":
@@ -325,7 +325,7 @@ def relu(x):
     return Relu.apply(x)
 
 
-def clamp(x, min=None, max=None):  # noqa: A002  (PyTorch's keyword names)
+def clamp(x, min=None, max=None):  # PyTorch's keyword names
     """min(max(x, min), max), in the dtype ``x`` and the bounds promote to (so an integer
     tensor clamped at 2.5 becomes float32, and a bool tensor clamped at 1 int64)."""
     if min is None and max is None:
