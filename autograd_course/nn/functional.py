@@ -26,6 +26,7 @@ from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
 from ..ops.softmax import log_softmax, softmax
+from ..tensor import Tensor
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
@@ -42,7 +43,8 @@ def _dtype_name(t) -> str:
     return names.get(t.dtype.name, t.dtype.name.capitalize())
 
 
-def linear(input, weight, bias=None):  # PyTorch's argument name
+# PyTorch's argument name
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y = x Wᵀ + b. A 2-d input is one ``addmm`` (PyTorch's ``AddmmBackward0``); other
     inputs are flattened to 2-d and back (``ViewBackward0``)."""
     if input._data.dtype != weight._data.dtype:
@@ -58,7 +60,7 @@ def linear(input, weight, bias=None):  # PyTorch's argument name
     return addmm(bias, input, weight.t())
 
 
-def relu(input, inplace: bool = False):
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0). ``inplace=True`` overwrites ``input`` (and records ``ReluBackward0`` on it)."""
     if inplace:
         check_inplace(input)
@@ -66,15 +68,15 @@ def relu(input, inplace: bool = False):
     return ops.relu(input)
 
 
-def sigmoid(input):
+def sigmoid(input: Tensor) -> Tensor:
     return ops.sigmoid(input)
 
 
-def tanh(input):
+def tanh(input: Tensor) -> Tensor:
     return ops.tanh(input)
 
 
-def one_hot(tensor, num_classes: int = -1):
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Class indices -> rows of 0/1 (int64), e.g. to build a target for ``mse_loss``."""
     idx = tensor._data
     if idx.dtype.kind not in "iu":

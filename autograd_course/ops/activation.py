@@ -9,6 +9,7 @@ with tensor operations so that even third derivatives work.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from .. import _backend
 from ..autograd.function import Function
@@ -18,6 +19,9 @@ from .inplace import apply_inplace, check_inplace
 # softmax lives in softmax.py; _tensor_idioms.py still imports it from here (until it
 # imports ``ops.softmax``), so this module keeps the two names.
 from .softmax import log_softmax, softmax  # noqa: F401
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _TANH_K = math.sqrt(2.0 / math.pi)  # GELU's tanh approximation: tanh(k (x + c x³))
@@ -262,7 +266,7 @@ def _result(x, out, inplace: bool):
     return apply_inplace(x, out)
 
 
-def leaky_relu(x, negative_slope: float = 0.01, inplace: bool = False):
+def leaky_relu(x: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x for x > 0, ``negative_slope``·x otherwise: a ReLU whose negative side still learns."""
     _check_float(x, "leaky_relu_cpu")
     if inplace:
@@ -275,7 +279,7 @@ def leaky_relu(x, negative_slope: float = 0.01, inplace: bool = False):
     return LeakyRelu.apply(x, negative_slope)
 
 
-def elu(x, alpha: float = 1.0, inplace: bool = False):
+def elu(x: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x for x > 0, α(eˣ - 1) otherwise: smooth at 0 when α = 1, and tends to -α."""
     _check_float(x, "elu_cpu")
     if inplace:
@@ -283,7 +287,7 @@ def elu(x, alpha: float = 1.0, inplace: bool = False):
     return Elu.apply(x, alpha)
 
 
-def gelu(x, approximate: str = "none"):
+def gelu(x: Tensor, approximate: str = "none") -> Tensor:
     """x Φ(x): each input weighted by how likely a standard normal is below it (BERT, GPT)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -291,7 +295,7 @@ def gelu(x, approximate: str = "none"):
     return Gelu.apply(x, approximate)
 
 
-def silu(x, inplace: bool = False):
+def silu(x: Tensor, inplace: bool = False) -> Tensor:
     """x σ(x), also called swish."""
     _check_float(x, "silu_cpu")
     if inplace:  # Silu saves its input: give it a copy, since x is about to be overwritten

@@ -7,6 +7,8 @@ derivative with tensor operations (so ``create_graph=True`` can differentiate it
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .. import dtypes
@@ -23,6 +25,9 @@ from ._util import (
 from .combine import where
 from .out_arg import write_out
 from .rounding import div_rounded
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _elementwise(fn, a, b, alpha=1):
@@ -279,7 +284,8 @@ def _check_alpha(a, alpha) -> None:
                            "point number.")
 
 
-def add(a, b, *, alpha=1, out=None):
+def add(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     """a + alpha·b, broadcasting; a Python number never upcasts a tensor's dtype."""
     if out is not None:
         return write_out(out, add, a, b, alpha=alpha)
@@ -289,7 +295,8 @@ def add(a, b, *, alpha=1, out=None):
     return Add.apply(a, b, alpha) if alpha != 1 else Add.apply(a, b)
 
 
-def sub(a, b, *, alpha=1, out=None):
+def sub(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     """a - alpha·b, broadcasting."""
     if out is not None:
         return write_out(out, sub, a, b, alpha=alpha)
@@ -303,7 +310,7 @@ def sub(a, b, *, alpha=1, out=None):
     return Sub.apply(a, b, alpha) if alpha != 1 else Sub.apply(a, b)
 
 
-def rsub(x, other, *, alpha=1):
+def rsub(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """other - alpha·x (what ``2 - x`` calls, recorded as PyTorch's ``RsubBackward1``)."""
     if is_tensor(other):
         return sub(other, x, alpha=alpha)
@@ -313,7 +320,7 @@ def rsub(x, other, *, alpha=1):
     return RsubScalar.apply(x, c._data)
 
 
-def mul(a, b, *, out=None):
+def mul(a: Tensor | float, b: Tensor | float, *, out: Tensor | None = None) -> Tensor:
     """a · b, element-wise with broadcasting."""
     if out is not None:
         return write_out(out, mul, a, b)
@@ -325,7 +332,8 @@ def _to_float(*tensors):
     return tuple(t.to(dtypes.default_float) for t in tensors)
 
 
-def div(a, b, *, rounding_mode: str | None = None, out=None):
+def div(a: Tensor | float, b: Tensor | float, *, rounding_mode: str | None = None,
+        out: Tensor | None = None) -> Tensor:
     """a / b: true division (integers give the default float dtype, as in PyTorch); with
     ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (see ``rounding.py``)."""
     if out is not None:
@@ -341,7 +349,7 @@ def div(a, b, *, rounding_mode: str | None = None, out=None):
     return Div.apply(a, b)
 
 
-def reciprocal(x):
+def reciprocal(x: Tensor) -> Tensor:
     """1 / x."""
     if x._data.dtype.kind not in "fc":
         (x,) = _to_float(x)
@@ -353,7 +361,7 @@ multiply = mul
 subtract = sub
 
 
-def neg(x):
+def neg(x: Tensor) -> Tensor:
     if x._data.dtype.kind == "b":
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
@@ -364,7 +372,8 @@ def neg(x):
 negative = neg
 
 
-def pow(x, exponent, *, out=None):  # PyTorch's name
+# PyTorch's name
+def pow(x: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = None) -> Tensor:
     """x ** exponent, for a tensor x and a number or tensor exponent (or a number x), in
     the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5 float32)."""
     if out is not None:

@@ -6,9 +6,14 @@ itself an op, so ``create_graph=True`` can go one step further.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..autograd.function import Function
 from ._util import not_implemented, same_device
 from .conv import FirstOrderOnly
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 class NativeBatchNorm(Function):
@@ -86,8 +91,9 @@ def _blend(running, value, momentum) -> None:
     running._bump_version()
 
 
-def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
-               momentum=0.1, eps=1e-5):
+def batch_norm(x: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """PyTorch's ``F.batch_norm`` over dim 1 of a (N, C, *) input."""
     same_device(x, running_mean, running_var, weight, bias)
     if x._data.dtype.kind not in "fc":

@@ -9,6 +9,7 @@ rather than probabilities, with logs clamped, and never dividing by zero.
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from ._util import (
     sum_to,
 )
 from .softmax import log_softmax
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 # --- negative log-likelihood and cross-entropy -------------------------------------------------
@@ -70,7 +74,8 @@ class NllLoss(Function):
         return out, None, None, None, None
 
 
-def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
+def nll_loss(x: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
+             reduction: str = "mean") -> Tensor:
     """PyTorch's ``F.nll_loss`` for (N, C) or (C,) log-probabilities and class indices."""
     check_reduction(reduction)
     same_device(x, target, weight)
@@ -102,8 +107,8 @@ def nll_loss(x, target, weight=None, ignore_index=-100, reduction="mean"):
     return NllLoss.apply(x, target, weight, reduction, ignore_index)
 
 
-def cross_entropy(x, target, weight=None, ignore_index=-100, reduction="mean",
-                  label_smoothing=0.0):
+def cross_entropy(x: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax then nll_loss (PyTorch's ``F.cross_entropy``), for class-index targets or
     class probabilities (a float target of the input's shape)."""
     check_reduction(reduction)
@@ -178,8 +183,10 @@ class BinaryCrossEntropyWithLogits(Function):
         return dz, grad_y, None, None, None, None
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
-                                     reduce=None, reduction="mean", pos_weight=None):
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average: bool | None = None, reduce: bool | None = None,
+                                     reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
     """BCE on logits (note 002's loss): sigmoid and log fused for numerical stability.
 
     As in PyTorch the loss has the target's dtype (it is computed into ``1 - target``), so a
@@ -252,7 +259,8 @@ class BinaryCrossEntropy(Function):
         return dx, dy, None, None
 
 
-def binary_cross_entropy(x, y, weight=None, reduction="mean"):
+def binary_cross_entropy(x: Tensor, y: Tensor, weight: Tensor | None = None,
+                         reduction: str = "mean") -> Tensor:
     check_reduction(reduction)
     same_device(x, y, weight)
     if x.shape != y.shape:
@@ -294,7 +302,7 @@ class Xlogy(Function):
         return grad_x, grad_y
 
 
-def xlogy(x, y):
+def xlogy(x: Tensor | float, y: Tensor | float) -> Tensor:
     """x · log(y), with 0 · log(anything but NaN) = 0."""
     x, y = binary_operands(x, y)
     if x._data.dtype.kind not in "fc":
@@ -309,7 +317,7 @@ _KL_MEAN_WARNING = (
 )
 
 
-def kl_div(x, target, reduction: str = "mean", log_target: bool = False):
+def kl_div(x: Tensor, target: Tensor, reduction: str = "mean", log_target: bool = False) -> Tensor:
     """KL(target ‖ p) with ``x`` = log p:  Σ target · (log target - x)  (or, with
     ``log_target=True``, Σ e^target · (target - x)). Built from tensor ops, as PyTorch does,
     so its graph is ``SubBackward0`` over ``XlogyBackward0`` and ``MulBackward0``."""

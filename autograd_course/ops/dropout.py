@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import random
 from ._util import scalar_type
 
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
-def dropout(x, p=0.5, training=True, inplace=False, generator=None):
+
+def dropout(x: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False,
+            generator: random.Generator | None = None) -> Tensor:
     """Zero each element with probability p and scale the rest by 1/(1-p).
 
     The mask is ``bernoulli(1 - p) / (1 - p)`` drawn from the same generator PyTorch uses,

@@ -3,12 +3,17 @@ graph shows the same nodes: a 1-d ``x @ W`` becomes unsqueeze → mm → squeeze
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, not_implemented, same_device, scalar_type
 from .out_arg import write_out
 from .shape import MatmulSqueeze
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _shape_error(a, b, shape_a=None):
@@ -159,7 +164,7 @@ class Addmm(Function):
                 *_mm_grads(ctx, grad, a, b, need_a, need_b))
 
 
-def mm(a, b, *, out=None):
+def mm(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix × matrix."""
     if out is not None:
         return write_out(out, mm, a, b)
@@ -168,14 +173,14 @@ def mm(a, b, *, out=None):
     return matmul(a, b)
 
 
-def mv(a, x):
+def mv(a: Tensor, x: Tensor) -> Tensor:
     """Matrix × vector."""
     if a.ndim != 2 or x.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {x.ndim}")
     return matmul(a, x)
 
 
-def dot(x, y):
+def dot(x: Tensor, y: Tensor) -> Tensor:
     """Vector · vector."""
     if x.ndim != 1 or y.ndim != 1:
         raise RuntimeError(
@@ -186,7 +191,7 @@ def dot(x, y):
     return Dot.apply(x, y)
 
 
-def addmm(bias, a, b):
+def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
     same_device(bias, a, b)
     return Addmm.apply(bias, a, b)
 
@@ -228,7 +233,7 @@ def _batch_error(a_shape, b_shape) -> RuntimeError:
     )
 
 
-def matmul(a, b, *, out=None):
+def matmul(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix product with PyTorch's rules for 1-d, 2-d and batched operands.
 
     1-d @ 1-d is a dot product, 2-d @ 1-d a matrix-vector product, 1-d @ 2-d becomes

@@ -9,9 +9,14 @@ resizes it).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..autograd import grad_mode
 from ._util import is_tensor
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _any_requires_grad(values) -> bool:
@@ -23,7 +28,7 @@ def _any_requires_grad(values) -> bool:
     return False
 
 
-def write_out(out, fn, *args, **kwargs):
+def write_out(out: Tensor, fn: Callable[..., Tensor], *args: object, **kwargs: object) -> Tensor:
     """``fn(*args, **kwargs)`` written into the existing tensor ``out``: what the ops that take
     ``out=`` (``add``, ``exp``, ``matmul``...) do when it is given."""
     if grad_mode.state.enabled and _any_requires_grad(args + tuple(kwargs.values())):
@@ -39,7 +44,7 @@ def write_out(out, fn, *args, **kwargs):
     return out
 
 
-def with_out(fn):
+def with_out(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """``fn`` with an extra ``out=`` keyword that receives the result in place (for a function
     of your own; the built-in ops take ``out=`` themselves)."""
 

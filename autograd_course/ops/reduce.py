@@ -8,11 +8,17 @@ winners only.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .. import dtypes
 from ..autograd.engine import _can_sum_to
 from ..autograd.function import Function
 from ._util import normalize_dim, scalar_type
 from .compare import maximum, minimum
 from .indexing import scatter_into_zeros
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _dims(dim, ndim):
@@ -189,7 +195,8 @@ class MinDim(MaxDim):
     _pick = "argmin"
 
 
-def sum(x, dim=None, keepdim=False, *, dtype=None):
+def sum(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+        dtype: dtypes.dtype | None = None) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
@@ -197,7 +204,8 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):
     return Sum.apply(x, _dims(dim, x.ndim), keepdim)
 
 
-def mean(x, dim=None, keepdim=False, *, dtype=None):
+def mean(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+         dtype: dtypes.dtype | None = None) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
@@ -205,7 +213,7 @@ def mean(x, dim=None, keepdim=False, *, dtype=None):
     return Mean.apply(x, _dims(dim, x.ndim), keepdim)
 
 
-def sum_to_size(x, *size):
+def sum_to_size(x: Tensor, *size: int | tuple[int, ...]) -> Tensor:
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     current = x._data.shape
     if current == shape:
@@ -217,13 +225,13 @@ def sum_to_size(x, *size):
 
 
 # --- logical reductions: no gradient ---------------------------------------------------------
-def all(x, dim=None, keepdim=False):
+def all(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
     out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
     return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
 
 
-def any(x, dim=None, keepdim=False):
+def any(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
     out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
     return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
@@ -276,22 +284,24 @@ def _nonempty(x, dims, name: str) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def max(x, dim=None, keepdim=False):
+def max(x: Tensor, dim: int | Tensor | None = None,
+        keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The largest element (no ``dim``), or (values, indices) of the largest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MaxAll, MaxDim, "max")
 
 
-def min(x, dim=None, keepdim=False):
+def min(x: Tensor, dim: int | Tensor | None = None,
+        keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The smallest element (no ``dim``), or (values, indices) of the smallest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MinAll, MinDim, "min")
 
 
-def amax(x, dim=None, keepdim=False):
+def amax(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """The largest values over ``dim`` (all dims when None), without indices."""
     return Amax.apply(x, _pick_dims(x, dim, "amax"), keepdim)
 
 
-def amin(x, dim=None, keepdim=False):
+def amin(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """The smallest values over ``dim`` (all dims when None), without indices."""
     return Amin.apply(x, _pick_dims(x, dim, "amin"), keepdim)
 
@@ -323,11 +333,11 @@ def _arg(x, dim, keepdim, pick):
     return x._new(xp.asarray(idx, dtype=xp.int64))
 
 
-def argmax(x, dim=None, keepdim=False):
+def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(x, dim, keepdim, "argmax")
 
 
-def argmin(x, dim=None, keepdim=False):
+def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(x, dim, keepdim, "argmin")

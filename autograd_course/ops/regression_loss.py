@@ -10,6 +10,7 @@ derivative is clamp(d, -δ, δ). Smooth L1 with parameter β is the same curve d
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
 from ._util import (
@@ -22,6 +23,9 @@ from ._util import (
     result_type,
     same_device,
 )
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _size_warning(x, y) -> None:
@@ -53,7 +57,7 @@ class MseLoss(Function):
         return (dx if need_x else None), (-dx if need_y else None), None
 
 
-def mse_loss(x, y, reduction="mean"):
+def mse_loss(x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
     """mean((x - y)²), in the dtype x and y promote to (float32 input, int64 target: float32)."""
     check_reduction(reduction)
     same_device(x, y)
@@ -65,7 +69,7 @@ def mse_loss(x, y, reduction="mean"):
     return MseLoss.apply(x, y, reduction)
 
 
-def l1_loss(x, y, reduction="mean"):
+def l1_loss(x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
     """mean |x - y|: PyTorch builds it from sub, abs and mean, and so do we."""
     check_reduction(reduction)
     _size_warning(x, y)
@@ -205,7 +209,8 @@ def _broadcast(x, y):
     return broadcast_shape(x.shape, y.shape)
 
 
-def huber_loss(x, y, reduction: str = "mean", delta: float = 1.0, weight=None):
+def huber_loss(x: Tensor, y: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
     """Huber loss: squared error for |x - y| < δ, absolute error (times δ) beyond."""
     check_reduction(reduction)
     if weight is not None:
@@ -214,7 +219,7 @@ def huber_loss(x, y, reduction: str = "mean", delta: float = 1.0, weight=None):
     return HuberLoss.apply(x, y, reduction, delta)
 
 
-def smooth_l1_loss(x, y, reduction: str = "mean", beta: float = 1.0):
+def smooth_l1_loss(x: Tensor, y: Tensor, reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """Smooth L1: ½d²/β for |d| < β, |d| - ½β beyond (β = 0 is the L1 loss, as in PyTorch)."""
     check_reduction(reduction)
     if beta < 0:

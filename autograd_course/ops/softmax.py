@@ -8,9 +8,14 @@ subtracted first, so e^x never overflows).
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
+from .. import dtypes
 from ..autograd.function import Function
 from ._util import normalize_dim, not_implemented
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _softmax_dim(x, dim, name):
@@ -107,14 +112,16 @@ def _softmax_input(x, dim, dtype, name):
     return x, dim
 
 
-def softmax(x, dim=None, _stacklevel=3, dtype=None):
+def softmax(x: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: dtypes.dtype | None = None) -> Tensor:
     """e^x / Σ e^x along ``dim``; ``dtype=`` casts the input first (``ToCopyBackward0``),
     which PyTorch recommends against overflow in float16."""
     x, dim = _softmax_input(x, dim, dtype, "softmax")
     return Softmax.apply(x, dim)
 
 
-def log_softmax(x, dim=None, _stacklevel=3, dtype=None):
+def log_softmax(x: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: dtypes.dtype | None = None) -> Tensor:
     """x - log Σ e^x along ``dim``; ``dtype=`` casts the input first."""
     x, dim = _softmax_input(x, dim, dtype, "log_softmax")
     return LogSoftmax.apply(x, dim)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from ..autograd.function import Function
 from ._util import scalar_type
 from .combine import where
 from .reduce import _dims, _restore
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _count(shape, dims) -> int:
@@ -152,19 +156,22 @@ def _correction(unbiased, correction) -> float:
     return 1 if unbiased is None or unbiased else 0
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(x: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
+        keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Variance over ``dim`` (all dims when None); unbiased (n - 1) unless told otherwise."""
     _floating(x, _VAR_DTYPE)
     return Var.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(x: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
+        keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Standard deviation: the square root of ``var``."""
     _floating(x, _VAR_DTYPE)
     return Std.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
 
 
-def norm(x, p=2, dim=None, keepdim=False):
+def norm(x: Tensor, p: float | str = 2, dim: int | tuple[int, ...] | None = None,
+         keepdim: bool = False) -> Tensor:
     """The p-norm of the flattened tensor, or of each slice along ``dim``; ``p='fro'`` is 2."""
     if p == "fro" or p is None:
         p = 2
