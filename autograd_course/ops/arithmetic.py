@@ -51,7 +51,7 @@ def _keep_number(ctx, b) -> None:
 def _add_or_sub(ctx, ufunc, a, b, alpha, b_factor):
     """The forward of Add and Sub: ``ufunc(a, alpha·b)``, keeping on ctx what their shared
     backward needs: the input shapes, alpha, and d/db (``b_factor``: alpha, or -alpha)."""
-    ctx.a_shape, ctx.b_shape = a.shape, b.shape
+    ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
     ctx.alpha, ctx.b_factor = alpha, b_factor
     _keep_number(ctx, b)
     return a._new(_elementwise(ufunc, a, b, alpha))
@@ -111,7 +111,7 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.a_shape, ctx.b_shape = a.shape, b.shape
+        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
         return a._new(_elementwise(np.multiply, a, b))
@@ -131,7 +131,7 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.a_shape, ctx.b_shape = a.shape, b.shape
+        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         return a._new(_elementwise(np.true_divide, a, b))
 
