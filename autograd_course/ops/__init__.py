@@ -95,9 +95,9 @@ def silence_numpy_warnings() -> None:
 
 silence_numpy_warnings()
 
-# What the Tensor methods (x.view(2, 3), x.add_(y), x[key]...), nn.functional and the package
-# itself use from here, but PyTorch has no top-level function of that name (no torch.add_,
-# torch.numpy_t or torch.huber_loss), so neither has ``autograd_course``.
+# Used by the Tensor methods (x.view(2, 3), x.add_(y), x[key]...), nn.functional and the
+# package itself, but not offered as ``ag.<name>`` (most have no ``torch.<name>`` either:
+# torch.add_, torch.view, torch.numpy_t). ``ag.is_tensor`` is its own function.
 NOT_TOP_LEVEL = frozenset({
     "add_", "bitwise_and", "bitwise_not", "bitwise_or", "clamp_", "contiguous", "copy_",
     "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
