@@ -391,3 +391,15 @@ def test_torchvision_stand_in_names_the_replacement():
         ag.datasets.FashionMNIST
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         ag.datasets.nothing
+
+
+# --- one list of op functions ------------------------------------------------------------------
+def test_autograd_course_re_exports_exactly_the_ops_list():
+    """``ag.<op>`` is ``ops.<op>`` for every name in ``ops.__all__``, and no name of
+    ``ops.NOT_TOP_LEVEL`` leaks to the top level (``ag.is_tensor`` is ag's own)."""
+    assert "exp" in ag.ops.__all__ and "add_" not in ag.ops.__all__
+    for name in ag.ops.__all__:
+        assert getattr(ag, name) is getattr(ag.ops, name), name
+    leaked = {name for name in ag.ops.NOT_TOP_LEVEL if hasattr(ag, name)} - {"is_tensor"}
+    assert not leaked
+    assert ag.is_tensor is not ag.ops.is_tensor
