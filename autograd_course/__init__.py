@@ -62,95 +62,8 @@ from .dtypes import (
     short,
     uint8,
 )
-from .ops import (
-    abs,
-    add,
-    addmm,
-    all,
-    allclose,
-    amax,
-    amin,
-    any,
-    argmax,
-    argmin,
-    argwhere,
-    binary_cross_entropy_with_logits,
-    cat,
-    clamp,
-    clip,
-    clone,
-    concat,
-    concatenate,
-    cos,
-    dot,
-    elu,
-    eq,
-    equal,
-    exp,
-    flatten,
-    floor_divide,
-    ge,
-    gelu,
-    gt,
-    index_put_,
-    isclose,
-    isfinite,
-    isinf,
-    isnan,
-    le,
-    leaky_relu,
-    log,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    lt,
-    masked_fill,
-    matmul,
-    max,
-    maximum,
-    mean,
-    min,
-    minimum,
-    mm,
-    mul,
-    multiply,
-    mv,
-    ne,
-    neg,
-    negative,
-    nonzero,
-    norm,
-    permute,
-    pow,
-    reciprocal,
-    relu,
-    remainder,
-    reshape,
-    rsub,
-    select,
-    sigmoid,
-    sign,
-    silu,
-    sin,
-    sqrt,
-    squeeze,
-    stack,
-    std,
-    sub,
-    subtract,
-    sum,
-    t,
-    tanh,
-    transpose,
-    unsqueeze,
-    var,
-    xlogy,
-)
-from .ops.activation import log_softmax, softmax
-from .ops.masking import where
+from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out
-from .ops.rounding import div
 from .random import initial_seed, seed
 from .serialization import load, save
 from .tensor import Size, Tensor
@@ -166,13 +79,6 @@ def is_tensor(obj) -> bool:
 
 def numel(x: Tensor) -> int:
     return x.numel()
-
-
-# the everyday functions that also take PyTorch's out= keyword
-add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp, log, sqrt, abs, pow = (
-    with_out(f) for f in (add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp,
-                          log, sqrt, abs, pow))
-divide = true_divide = div
 
 
 def is_floating_point(x: Tensor) -> bool:

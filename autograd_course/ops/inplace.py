@@ -13,19 +13,33 @@ bumped, and that is all.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.function import AccumulateGrad, Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
+from .arithmetic import add, div, mul, sub
+from .indexing import (
+    Alias,
+    CopySlices,
+    IndexPut,
+    Select,
+    Slice,
+    index_sources,
+    is_view_key,
+    is_whole_key,
+    key_data,
+)
+from .shape import Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View
+from .unary import clamp
 
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
-def _views():
-    """The Functions whose output shares memory with their input (the view ops)."""
-    from .indexing import Alias, Select, Slice
-    from .shape import Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View
-
-    return (Alias, Select, Slice, Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View)
+# The Functions whose output shares memory with their input (the view ops).
+_VIEWS = (Alias, Select, Slice, Expand, Permute, Squeeze, T, Transpose, Unsqueeze, View)
 
 
 _OVERLAP_MESSAGE = (
@@ -34,7 +48,7 @@ _OVERLAP_MESSAGE = (
 )
 
 
-def check_inplace(x, view: bool = False) -> None:
+def check_inplace(x: Tensor, view: bool = False) -> None:
     """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
     an ``expand``ed tensor, whose elements share memory (NumPy makes those read-only)."""
     if not getattr(x._data.flags, "writeable", True):
@@ -44,7 +58,7 @@ def check_inplace(x, view: bool = False) -> None:
     if x.grad_fn is None:
         what = "a view of a leaf Variable" if view else "a leaf Variable"
         raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
-    views, node = _views(), x.grad_fn
+    views, node = _VIEWS, x.grad_fn
     while isinstance(getattr(node, "_forward_cls", None), type) and \
             issubclass(node._forward_cls, views):
         node = node.next_functions[0][0]
@@ -54,7 +68,7 @@ def check_inplace(x, view: bool = False) -> None:
         )
 
 
-def apply_inplace(x, result) -> object:
+def apply_inplace(x: Tensor, result: Tensor) -> object:
     """Write ``result`` (an op's output) into ``x``'s memory and make ``x`` stand for it."""
     if result._data.shape != x._data.shape:
         raise RuntimeError(
@@ -116,42 +130,33 @@ def _write_sum(x, other, alpha, ufunc: str) -> bool:
     return True
 
 
-def add_(x, other, *, alpha=1):
+def add_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x += alpha·other."""
-    from .arithmetic import add
-
     if _write_sum(x, other, alpha, "add"):
         return x
     return _inplace(x, lambda a, b: add(a, b, alpha=alpha), other, saves_input=False)
 
 
-def sub_(x, other, *, alpha=1):
+def sub_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x -= alpha·other."""
-    from .arithmetic import sub
-
     if _write_sum(x, other, alpha, "subtract"):
         return x
     return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other, saves_input=False)
 
 
-def mul_(x, other):
+def mul_(x: Tensor, other: Tensor | float) -> Tensor:
     """x *= other."""
-    from .arithmetic import mul
-
     return _inplace(x, mul, other)
 
 
-def div_(x, other):
+def div_(x: Tensor, other: Tensor | float) -> Tensor:
     """x /= other."""
-    from .arithmetic import div
-
     return _inplace(x, div, other)
 
 
-def clamp_(x, min=None, max=None):  # noqa: A002
+def clamp_(x: Tensor, min: float | Tensor | None = None,
+           max: float | Tensor | None = None) -> Tensor:
     """Clamp x into [min, max] in place."""
-    from .unary import clamp
-
     return _inplace(x, lambda a, _: clamp(a, min, max), None)
 
 
@@ -187,7 +192,7 @@ class FillTensor(Function):
         return grad._new(grad._xp.zeros_like(grad._data)), grad.sum()
 
 
-def fill_(x, value):
+def fill_(x: Tensor, value: Tensor | float) -> Tensor:
     """Set every element to ``value`` in place."""
     check_inplace(x)
     if not _recording(x, value):
@@ -204,7 +209,7 @@ def fill_(x, value):
     return apply_inplace(x, (Zero if value == 0 and type(value) is int else Fill).apply(x, value))
 
 
-def zero_(x):
+def zero_(x: Tensor) -> Tensor:
     """Set every element to 0 in place (what you do to ``.grad`` between steps)."""
     check_inplace(x)
     if not _recording(x):
@@ -245,7 +250,7 @@ def _check_broadcast(shape, src_shape) -> None:
         )
 
 
-def copy_(x, src):
+def copy_(x: Tensor, src: Tensor) -> Tensor:
     """Copy ``src``'s values into ``x`` (broadcasting, casting); gradients flow to ``src``."""
     check_inplace(x)
     if not is_tensor(src):
@@ -260,12 +265,10 @@ def copy_(x, src):
     return apply_inplace(x, Copy.apply(x, src))
 
 
-def setitem(x, key, value) -> None:
+def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     """``x[key] = value``. When autograd is watching, the write is recorded like PyTorch's:
     CopySlices for keys with ints and slices, IndexPutBackward0 for lists, tensors and masks,
     fill_/copy_ for ``x[...] = v``."""
-    from .indexing import CopySlices, IndexPut, index_sources, is_view_key, is_whole_key, key_data
-
     view = is_view_key(key)
     check_inplace(x, view=view)
     if not is_tensor(value):

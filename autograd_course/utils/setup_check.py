@@ -38,7 +38,7 @@ def check_installation(show: Callable[[str], None] = print) -> dict[str, tuple[b
     try:
         ag = importlib.import_module("autograd_course")
         part("autograd_course", True, f"version {ag.__version__}")
-    except Exception as e:  # noqa: BLE001 - the only part the course cannot do without
+    except Exception as e:  # the only part the course cannot do without
         part("autograd_course", False, f"{type(e).__name__}: {e}",
              "run `pip install -e .` in the repository root (or `make install`)")
         return report
