@@ -20,10 +20,16 @@ KERNEL_JSON    := $(VENV)/share/jupyter/kernels/$(KERNEL_NAME)/kernel.json
 BENCH_STAMP := $(VENV)/.bench-installed-$(DEP_HASH)
 
 # Only directories that exist are linted / tested (notebooks/ may be empty or absent).
+# pytest walks notebooks/ recursively, so nbval also runs the Chinese edition (notebooks/zh/,
+# notebooks/zh/solutions/); each notebook's kernel starts in the notebook's own folder (nbval
+# and nbconvert both do this), which is how a chapter under zh/ knows to speak Chinese.
 LINT_DIRS := $(wildcard autograd_course tests benchmarks scripts)
 TEST_DIRS := $(wildcard tests notebooks)
-NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 SOLUTIONS := $(sort $(wildcard notebooks/solutions/*.ipynb))
+ZH_NOTEBOOKS := $(sort $(wildcard notebooks/zh/[0-9]*.ipynb))
+ZH_SOLUTIONS := $(sort $(wildcard notebooks/zh/solutions/*.ipynb))
+ALL_NOTEBOOKS := $(NOTEBOOKS) $(SOLUTIONS) $(ZH_NOTEBOOKS) $(ZH_SOLUTIONS)
 NBEXEC    := --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600
 
 # Let the venv's kernelspec (installed with --sys-prefix) win over any user-level one,
@@ -32,16 +38,17 @@ export JUPYTER_PREFER_ENV_PATH := 1
 export JUPYTER_PLATFORM_DIRS   := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv kernel graphviz lint test lab notebooks html bench bench-deps test-browser \
-        print-stamp clean distclean
+.PHONY: help venv kernel graphviz lint test lab index notebooks html bench bench-deps \
+        test-browser print-stamp clean distclean
 
 help:
 	@echo "make venv          create $(VENV) and install -e . + requirements-dev.txt (once)"
 	@echo "make graphviz      check for the Graphviz 'dot' program (installs it when root+apt)"
 	@echo "make test          ruff + pytest (tests/ and notebooks/ via nbval)"
-	@echo "make lab           start JupyterLab on notebooks/"
-	@echo "make notebooks     re-execute every notebook in place (fresh kernel)"
-	@echo "make html          execute + export notebooks to build/html"
+	@echo "make lab           start JupyterLab on notebooks/, at the landing page index.ipynb"
+	@echo "make index         rewrite notebooks/index.ipynb (links to both editions)"
+	@echo "make notebooks     re-execute every notebook in place (fresh kernel), English and zh/"
+	@echo "make html          execute + export notebooks to build/html (zh/ to build/html/zh)"
 	@echo "make bench         run benchmarks/run.py"
 	@echo "make test-browser  every notebook in JupyterLab in headless Chromium (tests/browser)"
 	@echo "make clean         remove build outputs and caches (distclean: also $(VENV))"
@@ -77,25 +84,39 @@ test: venv graphviz
 		--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		-p no:cacheprovider --durations=15
 
+# The landing page index.ipynb links the English and the Chinese chapters (make index).
 lab: venv graphviz
 	@mkdir -p notebooks
 	$(PY) -m jupyterlab --ServerApp.root_dir=notebooks --ServerApp.ip=127.0.0.1 \
+		--LabApp.default_url=/lab/tree/index.ipynb \
 		$(if $(DISPLAY),,--no-browser) $(if $(filter 0,$(shell id -u)),--allow-root)
 
+index:
+	$(PYTHON) scripts/make_index.py
+
+# nbconvert starts each notebook's kernel in the notebook's folder: zh/ chapters run in Chinese.
 notebooks: venv graphviz
-ifeq ($(strip $(NOTEBOOKS) $(SOLUTIONS)),)
+ifeq ($(strip $(ALL_NOTEBOOKS)),)
 	@echo "no notebooks under notebooks/ yet"
 else
-	$(PY) -m nbconvert --to notebook --execute --inplace $(NBEXEC) $(NOTEBOOKS) $(SOLUTIONS)
+	$(PY) -m nbconvert --to notebook --execute --inplace $(NBEXEC) $(ALL_NOTEBOOKS)
 endif
+	$(PY) scripts/make_index.py
 
 html: venv graphviz
-	@mkdir -p build/html/solutions
+	@mkdir -p build/html/solutions build/html/zh/solutions
 ifneq ($(strip $(NOTEBOOKS)),)
 	$(PY) -m nbconvert --to html --execute $(NBEXEC) --output-dir build/html $(NOTEBOOKS)
 endif
 ifneq ($(strip $(SOLUTIONS)),)
 	$(PY) -m nbconvert --to html --execute $(NBEXEC) --output-dir build/html/solutions $(SOLUTIONS)
+endif
+ifneq ($(strip $(ZH_NOTEBOOKS)),)
+	$(PY) -m nbconvert --to html --execute $(NBEXEC) --output-dir build/html/zh $(ZH_NOTEBOOKS)
+endif
+ifneq ($(strip $(ZH_SOLUTIONS)),)
+	$(PY) -m nbconvert --to html --execute $(NBEXEC) --output-dir build/html/zh/solutions \
+		$(ZH_SOLUTIONS)
 endif
 	@bash scripts/html_index.sh build/html
 	@echo "open build/html/index.html"

@@ -5,7 +5,20 @@
 PyTorch prints (including the ``torch.`` in ``torch.float32``), so outputs can be compared.
 """
 
-from . import accelerator, autograd, backends, cuda, datasets, models, nn, ops, optim, utils, viz
+from . import (
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    datasets,
+    i18n,
+    models,
+    nn,
+    ops,
+    optim,
+    utils,
+    viz,
+)
 from ._backend import device, get_default_device, set_default_device
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (
@@ -49,100 +62,15 @@ from .dtypes import (
     short,
     uint8,
 )
-from .ops import (
-    abs,
-    add,
-    addmm,
-    all,
-    allclose,
-    amax,
-    amin,
-    any,
-    argmax,
-    argmin,
-    argwhere,
-    binary_cross_entropy_with_logits,
-    cat,
-    clamp,
-    clip,
-    clone,
-    concat,
-    concatenate,
-    cos,
-    dot,
-    elu,
-    eq,
-    equal,
-    exp,
-    flatten,
-    floor_divide,
-    ge,
-    gelu,
-    gt,
-    index_put_,
-    isclose,
-    isfinite,
-    isinf,
-    isnan,
-    le,
-    leaky_relu,
-    log,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    lt,
-    masked_fill,
-    matmul,
-    max,
-    maximum,
-    mean,
-    min,
-    minimum,
-    mm,
-    mul,
-    multiply,
-    mv,
-    ne,
-    neg,
-    negative,
-    nonzero,
-    norm,
-    permute,
-    pow,
-    reciprocal,
-    relu,
-    remainder,
-    reshape,
-    rsub,
-    select,
-    sigmoid,
-    sign,
-    silu,
-    sin,
-    sqrt,
-    squeeze,
-    stack,
-    std,
-    sub,
-    subtract,
-    sum,
-    t,
-    tanh,
-    transpose,
-    unsqueeze,
-    var,
-    xlogy,
-)
-from .ops.activation import log_softmax, softmax
-from .ops.masking import where
+from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out
-from .ops.rounding import div
 from .random import initial_seed, seed
 from .serialization import load, save
 from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
+
+i18n.apply_fonts()  # a Chinese chapter's plots get a CJK font (matplotlib, when installed)
 
 
 def is_tensor(obj) -> bool:
@@ -151,13 +79,6 @@ def is_tensor(obj) -> bool:
 
 def numel(x: Tensor) -> int:
     return x.numel()
-
-
-# the everyday functions that also take PyTorch's out= keyword
-add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp, log, sqrt, abs, pow = (
-    with_out(f) for f in (add, sub, subtract, mul, multiply, div, matmul, mm, cat, stack, exp,
-                          log, sqrt, abs, pow))
-divide = true_divide = div
 
 
 def is_floating_point(x: Tensor) -> bool:

@@ -13,8 +13,10 @@ import math
 
 import numpy as np
 
+from .random import initial_seed
 
-class device:  # noqa: N801  (PyTorch spells it in lower case)
+
+class device:  # PyTorch spells it in lower case
     """A place for tensors: ``device('cpu')`` or ``device('cuda:0')``."""
 
     __slots__ = ("type", "index")
@@ -91,8 +93,6 @@ def cupy():
                 "CUDA tensors need CuPy, which is not installed. Install the GPU extra with "
                 "`pip install -e .[gpu]` (it brings cupy-cuda12x), or keep tensors on the CPU."
             ) from err
-        from .random import initial_seed
-
         _cupy = module
         seed_cuda(initial_seed())  # as if manual_seed had seeded it too: runs repeat
     return _cupy

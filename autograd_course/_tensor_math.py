@@ -183,7 +183,7 @@ class TensorMath(TensorIdioms):
         return ops.mul(self, other)
 
     def div(self, other, *, rounding_mode=None):
-        return rounding.div(self, other, rounding_mode=rounding_mode)
+        return ops.div(self, other, rounding_mode=rounding_mode)
 
     divide = true_divide = div
 
@@ -226,7 +226,7 @@ class TensorMath(TensorIdioms):
     def relu(self):
         return ops.relu(self)
 
-    def clamp(self, min=None, max=None):  # noqa: A002
+    def clamp(self, min=None, max=None):
         return ops.clamp(self, min, max)
 
     clip = clamp
@@ -300,11 +300,11 @@ class TensorMath(TensorIdioms):
         return ops.t(self)
 
     @property
-    def T(self):  # noqa: N802  (PyTorch's name)
+    def T(self):  # PyTorch's name
         return ops.numpy_t(self)
 
     @property
-    def mT(self):  # noqa: N802
+    def mT(self):
         return ops.matrix_transpose(self)
 
     def permute(self, *dims):
@@ -387,7 +387,7 @@ class TensorMath(TensorIdioms):
     def div_(self, other):
         return ops.div_(self, other)
 
-    def clamp_(self, min=None, max=None):  # noqa: A002
+    def clamp_(self, min=None, max=None):
         return ops.clamp_(self, min, max)
 
     def zero_(self):

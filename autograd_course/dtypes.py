@@ -13,7 +13,7 @@ import numbers
 import numpy as np
 
 
-class dtype:  # noqa: N801  (PyTorch spells it in lower case)
+class dtype:  # PyTorch spells it in lower case
     """One element type: its NumPy equivalent and whether it can carry gradients."""
 
     __slots__ = ("name", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize")
@@ -40,14 +40,14 @@ class dtype:  # noqa: N801  (PyTorch spells it in lower case)
 
 
 float16 = half = dtype("float16", np.float16)
-float32 = float = dtype("float32", np.float32)  # noqa: A001
+float32 = float = dtype("float32", np.float32)
 float64 = double = dtype("float64", np.float64)
 int8 = dtype("int8", np.int8)
 uint8 = dtype("uint8", np.uint8)
 int16 = short = dtype("int16", np.int16)
-int32 = int = dtype("int32", np.int32)  # noqa: A001
+int32 = int = dtype("int32", np.int32)
 int64 = long = dtype("int64", np.int64)
-bool = dtype("bool", np.bool_)  # noqa: A001
+bool = dtype("bool", np.bool_)
 
 _ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool)
 _BY_NUMPY = {d.numpy: d for d in _ALL}

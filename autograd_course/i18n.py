@@ -9,12 +9,18 @@ Exercise verdicts and hints, and the words in graph drawings, follow one setting
    speaks Chinese with no code of its own to say so, and its code cells stay identical to the
    English chapter's;
 4. otherwise English.
+
+When the language is Chinese, matplotlib also gets a Chinese font (``fonts.py``): at package
+import (``apply_fonts()``, called by ``autograd_course/__init__.py``) and on
+``set_language("zh")``. matplotlib is imported only then, inside ``fonts``.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from . import fonts
 
 LANGUAGES = ("en", "zh")
 _chosen: str | None = None
@@ -26,6 +32,7 @@ def set_language(lang: str | None) -> None:
     if lang is not None and lang not in LANGUAGES:
         raise ValueError(f"language must be one of {LANGUAGES}, not {lang!r}")
     _chosen = lang
+    apply_fonts()
 
 
 def get_language() -> str:
@@ -35,6 +42,16 @@ def get_language() -> str:
     env = os.environ.get("AUTOGRAD_COURSE_LANG", "").strip().lower()
     if env in LANGUAGES:
         return env
-    if "zh" in Path.cwd().parts[-2:]:
+    try:
+        here = Path.cwd().parts[-2:]
+    except OSError:  # the working directory was deleted: no place to read the language from
+        here = ()
+    if "zh" in here:
         return "zh"
     return "en"
+
+
+def apply_fonts() -> str | None:
+    """Give matplotlib a Chinese font when the language is Chinese (see ``fonts.py``);
+    returns the font's name, or None when nothing was needed or possible."""
+    return fonts.use_cjk_if_needed(get_language())

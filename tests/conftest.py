@@ -6,8 +6,10 @@
 * AUTOGRAD_COURSE_REQUIRE_ORACLE=1 (set by .ci/run) turns "torch missing" into a hard error,
   so CI can never go green by silently skipping every comparison against PyTorch.
 
-This directory is on sys.path (rootdir conftest, no __init__.py), so test modules can share
-helpers with a plain `from helpers import ...` placed in tests/helpers.py.
+This directory is on sys.path (rootdir conftest, no __init__.py), so test modules share
+helpers with a plain import: `functions.py` (custom Functions used by several tests: Square,
+MulConstant, identity), `ops_helpers.py`, `oracle_helpers.py`, `exercise_helpers.py` and
+`fake_cupy.py`.
 """
 
 from __future__ import annotations

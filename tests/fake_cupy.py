@@ -273,21 +273,21 @@ _Stream.null = _Stream()
 
 class _Runtime:
     @staticmethod
-    def getDeviceCount() -> int:  # noqa: N802  (CuPy's name)
+    def getDeviceCount() -> int:  # CuPy's name
         return 1
 
     @staticmethod
-    def getDeviceProperties(index: int) -> dict:  # noqa: N802  (CuPy's name)
+    def getDeviceProperties(index: int) -> dict:  # CuPy's name
         if index >= _Runtime.getDeviceCount():
             raise RuntimeError(f"CUDA error: invalid device ordinal {index}")
         return {"name": b"Fake CuPy device (NumPy)", "totalGlobalMem": 0, "major": 9, "minor": 0}
 
     @staticmethod
-    def deviceSynchronize() -> None:  # noqa: N802  (CuPy's name)
+    def deviceSynchronize() -> None:  # CuPy's name
         _Device.synchronized += 1
 
     @staticmethod
-    def runtimeGetVersion() -> int:  # noqa: N802  (CuPy's name)
+    def runtimeGetVersion() -> int:  # CuPy's name
         return 12000
 
 
@@ -389,7 +389,7 @@ def make_module() -> types.ModuleType:
     module.is_fake = True
     module.__version__ = f"fake (NumPy {np.__version__})"
 
-    def __getattr__(name):  # noqa: N807  (module-level __getattr__: the rest is NumPy's)
+    def __getattr__(name):  # module-level __getattr__: the rest is NumPy's
         if name in NOT_IN_CUPY or name.startswith("_"):
             raise AttributeError(f"module 'cupy' has no attribute '{name}'")
         value = getattr(np, name)

@@ -38,7 +38,7 @@ def observe(lib, case):
         warnings.simplefilter("always")
         try:
             seen = ("value", _shown(case(lib)))
-        except Exception as exc:  # noqa: BLE001  (the error is the observation)
+        except Exception as exc:  # the error is the observation
             seen = ("error", type(exc).__name__, str(exc).split("\n")[0])
     said = [
         f"{w.category.__name__}: {_TRIGGERED.sub('', str(w.message))}"

@@ -52,7 +52,7 @@ def test_numpy_values_next_to_a_tensor(expr):
     def run(m):
         env = {"np": np, "t": m.tensor([1.5, -2.0, 4.0]), "i": m.tensor([3, -4, 5]),
                "g": m.tensor([1.0, 2.0, 3.0], requires_grad=True)}
-        return eval(expr, env)  # noqa: S307
+        return eval(expr, env)
 
     ours, theirs = both(run)
     assert_same(ours, theirs)
@@ -73,7 +73,7 @@ def test_numpy_array_next_to_a_tensor_that_requires_grad_is_refused_like_torch()
 def test_narrow(expr):
     def run(m):
         x = m.tensor(np.arange(12.0).reshape(3, 4), requires_grad=True)
-        y = eval(expr, {"x": x})  # noqa: S307
+        y = eval(expr, {"x": x})
         (y * 2).sum().backward()
         return y, x.grad, y.grad_fn.name()
 
@@ -96,7 +96,7 @@ def test_narrow_out_of_range_error():
 def test_stride_and_contiguity(expr):
     def run(m):
         x = m.ones(3, 4)
-        y = eval(expr, {"x": x, "m": m})  # noqa: S307
+        y = eval(expr, {"x": x, "m": m})
         return y.stride(), y.is_contiguous(), y.contiguous().is_contiguous(), \
             y.stride(0) if y.ndim else None
 
@@ -122,7 +122,7 @@ def test_contiguous_copy_records_clone():
 def test_new_factories_and_type_as(expr):
     def run(m):
         x, i = m.tensor([1.5, 2.5], dtype=m.float32), m.tensor([1, 2])
-        return eval(expr, {"x": x, "i": i, "m": m})  # noqa: S307
+        return eval(expr, {"x": x, "i": i, "m": m})
 
     ours, theirs = both(run)
     if isinstance(theirs, torch.Size):
@@ -298,7 +298,7 @@ def test_default_device_cuda_through_the_fake_cupy(monkeypatch):
     "nn.Sequential(nn.Linear(2, 3), nn.GELU(), nn.Linear(3, 1), nn.SiLU())",
 ])
 def test_new_module_reprs(expr):
-    ours, theirs = both(lambda m: repr(eval(expr, {"nn": m.nn})))  # noqa: S307
+    ours, theirs = both(lambda m: repr(eval(expr, {"nn": m.nn})))
     assert ours == theirs
 
 
@@ -343,7 +343,7 @@ def test_out_of_scope_names_say_what_to_use(name):
     with pytest.raises(AttributeError, match="autograd_course has no"):
         getattr(ag, name)
     with pytest.raises(AttributeError, match="has no attribute 'not_a_name'"):
-        ag.not_a_name  # noqa: B018
+        ag.not_a_name
 
 
 # --- out=, backends, torchvision stand-in, downloaded data sets -------------------------------
@@ -356,7 +356,7 @@ def test_out_keyword_writes_into_the_given_tensor(expr):
     def run(m):
         a = m.tensor([[1.0, 2.0], [3.0, 4.0]])
         o = m.zeros(2, 2)
-        result = eval(expr, {"m": m, "a": a, "o": o})  # noqa: S307
+        result = eval(expr, {"m": m, "a": a, "o": o})
         return result is o, o
 
     (same_o, o_o), (same_t, o_t) = both(run)
@@ -391,3 +391,15 @@ def test_torchvision_stand_in_names_the_replacement():
         ag.datasets.FashionMNIST
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         ag.datasets.nothing
+
+
+# --- one list of op functions ------------------------------------------------------------------
+def test_autograd_course_re_exports_exactly_the_ops_list():
+    """``ag.<op>`` is ``ops.<op>`` for every name in ``ops.__all__``, and no name of
+    ``ops.NOT_TOP_LEVEL`` leaks to the top level (``ag.is_tensor`` is ag's own)."""
+    assert "exp" in ag.ops.__all__ and "add_" not in ag.ops.__all__
+    for name in ag.ops.__all__:
+        assert getattr(ag, name) is getattr(ag.ops, name), name
+    leaked = {name for name in ag.ops.NOT_TOP_LEVEL if hasattr(ag, name)} - {"is_tensor"}
+    assert not leaked
+    assert ag.is_tensor is not ag.ops.is_tensor

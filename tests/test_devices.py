@@ -361,6 +361,8 @@ OP_CASES = [
     ("activations", lambda x: (F.relu(x), F.sigmoid(x), F.tanh(x)), [normal(3, 4)]),
     ("softmax", lambda x: (F.softmax(x, 1), F.log_softmax(x, 0), F.softmax(x, -1)),
      [normal(3, 4)]),
+    ("softmax-dtype", lambda x: (ops.softmax(x, 0, dtype=ag.float64),
+                                 ops.log_softmax(x, -1, dtype=ag.float64)), [normal(3, 4)]),
     ("cross_entropy", lambda x, t: (F.cross_entropy(x, t), F.cross_entropy(x, t, reduction="sum"),
                                     F.cross_entropy(x, t, reduction="none")),
      [normal(6, 4), ints(6, high=4)]),
@@ -438,11 +440,14 @@ def test_op_on_device_matches_cpu(device, case):
 
 
 def test_every_public_op_has_a_device_case():
-    """A new function in ``autograd_course.ops`` needs a case in OP_CASES above."""
+    """A new function in ``autograd_course.ops`` (top-level or not) needs a case in OP_CASES
+    above."""
     with open(__file__, encoding="utf-8") as handle:
         source = handle.read()
     helpers = {"is_tensor", "silence_numpy_warnings"}
-    missing = [name for name in ops.__all__ if callable(getattr(ops, name))
+    names = [*ops.__all__, *sorted(ops.NOT_TOP_LEVEL)]
+    assert "exp" in names and "add_" in names
+    missing = [name for name in names if callable(getattr(ops, name))
                and not isinstance(getattr(ops, name), type(ops)) and name not in helpers
                and f"ops.{name}(" not in source]
     assert not missing

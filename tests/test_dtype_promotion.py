@@ -150,7 +150,7 @@ def test_cat_mixed_dtypes_gradient():
 
 
 # --- losses -------------------------------------------------------------------------------------
-def F(m):  # noqa: N802
+def F(m):
     return m.nn.functional
 
 

@@ -13,7 +13,7 @@ import pytest
 from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, verdict_of
 
 import autograd_course as ag
-import autograd_course.exercises.value  # noqa: F401 - ag.exercises.value below
+import autograd_course.exercises.value  # ag.exercises.value below
 from autograd_course.exercises import _common, ch00, ch01, ch02, ch03, ch04
 
 
@@ -227,7 +227,7 @@ def _value_with(mul_rule=None, add_rule=None):
                 ...
 
             if mul_rule is not None:
-                def _backward():  # noqa: F811 - the learner's filled-in version
+                def _backward():  # the learner's filled-in version
                     mul_rule(self, other, out)
 
             out._backward = _backward
@@ -272,7 +272,7 @@ def test_ch01_value_mul(capsys):
 
     class NoReturn(_value_with(_mul_right)):
         def __mul__(self, other):
-            self.data * other.data  # noqa: B018
+            self.data * other.data
 
     assert_hint(capsys, ch01.check_value_mul, NoReturn, "__mul__() returned None")
 
@@ -322,7 +322,7 @@ def test_ch01_value_accumulates(capsys):
 
     class NoReturn(Todo):
         def __add__(self, other):
-            self.data + other.data  # noqa: B018
+            self.data + other.data
 
     assert_hint(capsys, ch01.check_value_accumulates, NoReturn, "returned None")
 
@@ -474,7 +474,7 @@ def test_ch02_value_pow_tanh(capsys):
 
     class NoReturn(Todo):
         def __pow__(self, k):
-            self.data ** k  # noqa: B018
+            self.data ** k
 
     assert_hint(capsys, check, NoReturn, "__pow__() returned None")
     assert_not_attempted(capsys, check, ...)
@@ -626,7 +626,7 @@ def test_setup_check_reports_every_part():
     lines = []
     report = check_installation(show=lines.append)
     assert report["autograd_course"] == (True, f"version {ag.__version__}")
-    assert set(report) == {"autograd_course", "Graphviz `dot`", "GPU (CuPy)"} | {
+    assert set(report) == {"autograd_course", "Graphviz `dot`", "CJK font", "GPU (CuPy)"} | {
         p[0] for p in PARTS}
     assert len(lines) == len(report)
     for line, (name, (found, _)) in zip(lines, report.items()):

@@ -7,6 +7,7 @@ import re
 import warnings
 
 import pytest
+from functions import mul_constant, square
 
 import autograd_course as ag
 from autograd_course.autograd import GradcheckError, gradcheck, gradgradcheck
@@ -15,31 +16,14 @@ from autograd_course.autograd import GradcheckError, gradcheck, gradgradcheck
 def functions(lib):
     """Custom Functions, right and wrong, written against ``lib`` (ag or torch)."""
 
-    class MulConstant(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, tensor, constant):
-            ctx.constant = constant
-            return tensor * constant
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output * ctx.constant, None
+    MulConstant = mul_constant(lib)
 
     class MulConstantWrong(MulConstant):
         @staticmethod
         def backward(ctx, grad_output):
             return grad_output, None  # the note's bug: forgets the constant
 
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, t):
-            ctx.save_for_backward(t)
-            return t * t
-
-        @staticmethod
-        def backward(ctx, grad):
-            (t,) = ctx.saved_tensors
-            return 2 * t * grad
+    Square = square(lib)
 
     class SquareNotTwiceDifferentiable(Square):
         @staticmethod
@@ -197,7 +181,7 @@ def _verdicts(lib):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 seen.append(repr(case()))
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             seen.append(f"{type(err).__name__}: {str(err).splitlines()[0]}")
     return seen
 
@@ -213,7 +197,7 @@ def test_same_float32_report_as_torch(torch_oracle):
             warnings.simplefilter("always")
             try:
                 lib.autograd.gradcheck(functions(lib)[0].apply, (a32, 5))
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:
                 return str(err), [str(w.message)[:60] for w in caught]
         return None
 

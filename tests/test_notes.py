@@ -30,7 +30,7 @@ def run(code: str, lib: str = "ag") -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        exec(compile(code, f"<note example, {lib}>", "exec"), {"__name__": "__note__"})  # noqa: S102
+        exec(compile(code, f"<note example, {lib}>", "exec"), {"__name__": "__note__"})
     return _ADDRESS.sub(" at 0x…", out.getvalue())
 
 

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from functions import square
 from ops_helpers import array, assert_same, leaves
 
 import autograd_course as ag
@@ -200,16 +201,11 @@ def test_third_and_fourth_derivatives_of_x_to_the_4th():
 def test_gradcheck_catches_a_wrong_backward():
     """A broken op must fail gradcheck (checks the checker on a built-in-style Function)."""
 
-    class BadSquare(ag.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x  # should be 2x
 
-        @staticmethod
-        def backward(ctx, grad):
-            (x,) = ctx.saved_tensors
-            return grad * x  # should be 2x
+    BadSquare = square(ag, backward, name="BadSquare")
 
     x = ag.tensor(np.array([1.0, 2.0]), requires_grad=True)
     assert not ag.autograd.gradcheck(BadSquare.apply, (x,), raise_exception=False)

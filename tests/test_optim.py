@@ -215,7 +215,7 @@ def test_zero_grad_and_param_groups():
 
 
 def test_state_dict_round_trip_resumes_identically():
-    make = lambda o, m: o.Adam(m.parameters(), lr=0.05)  # noqa: E731
+    make = lambda o, m: o.Adam(m.parameters(), lr=0.05)
     full, _ = trajectory(ag, make, steps=4)
     first, opt = trajectory(ag, make, steps=2)
     state = opt.state_dict()

@@ -14,6 +14,7 @@ import re
 import warnings
 
 import pytest
+from functions import mul_constant, square
 
 import autograd_course as ag
 
@@ -30,7 +31,7 @@ def attempt(thunk) -> str:
     """What running ``thunk`` shows: the repr of its value or ``Type: message``."""
     try:
         return show(thunk())
-    except Exception as err:  # noqa: BLE001  (the error *is* the observation)
+    except Exception as err:  # the error *is* the observation
         return f"{type(err).__name__}: {err}"
 
 
@@ -46,22 +47,6 @@ def warned(thunk) -> tuple:
 def names(node) -> tuple:
     """``next_functions`` as (name, output_nr) pairs, the way the reference prints them."""
     return tuple((None if n is None else n.name(), nr) for n, nr in node.next_functions)
-
-
-def make_mul_constant(lib, backward_result=None, name="MulConstant"):
-    """The notes' MulConstant; ``backward_result(grad, ctx)`` overrides the correct backward."""
-
-    def forward(ctx, tensor, constant):
-        ctx.constant = constant
-        return tensor * constant
-
-    def backward(ctx, grad_output):
-        if backward_result is not None:
-            return backward_result(grad_output, ctx)
-        return grad_output * ctx.constant, None
-
-    return type(name, (lib.autograd.Function,),
-                {"forward": staticmethod(forward), "backward": staticmethod(backward)})
 
 
 LEAF_VIEW_MSG = ("RuntimeError: a view of a leaf Variable that requires grad is being used in "
@@ -141,7 +126,7 @@ S1 = [
 def s2_nonscalar(lib):
     a = lib.tensor([2., 3.], requires_grad=True)
     b = lib.tensor([6., 4.], requires_grad=True)
-    Q = 3 * a**3 - b**2  # noqa: N806  (the note's name)
+    Q = 3 * a**3 - b**2  # the note's name
     seen = [show(Q), attempt(Q.backward), show(a.grad)]
     Q.backward(gradient=lib.tensor([1., 1.]))
     seen += [show(a.grad), show(b.grad), show(9 * a**2 == a.grad), show(-2 * b == b.grad)]
@@ -182,17 +167,7 @@ def s3_twice(lib):
     lib.autograd.grad(y3, x)
     seen.append(attempt(lambda: lib.autograd.grad(y3, x)))
 
-    def forward(ctx, t):
-        ctx.save_for_backward(t)
-        return t * t
-
-    def backward(ctx, g):
-        (t,) = ctx.saved_tensors
-        return 2 * t * g
-
-    square = type("Square", (lib.autograd.Function,),
-                  {"forward": staticmethod(forward), "backward": staticmethod(backward)})
-    y4 = square.apply(x).sum()
+    y4 = square(lib).apply(x).sum()
     y4.backward()
     seen.append(attempt(y4.backward))
     x5 = lib.tensor([1., 2.], requires_grad=True)
@@ -330,7 +305,7 @@ def s7_gradient_arg(lib):
         return a, 3 * a**3
 
     def run(grad):
-        a, Q = q()  # noqa: N806
+        a, Q = q()
         result = attempt(lambda: Q.backward(gradient=grad))
         return result, show(a.grad)
 
@@ -511,22 +486,22 @@ def test_optimizer_zero_grad_set_to_none():
 
 # --- 11. custom Function ------------------------------------------------------------------------
 def s11_custom_function(lib):
-    mul_constant = make_mul_constant(lib)
+    MulConstant = mul_constant(lib)
     a = lib.tensor([1., 2., 3.], requires_grad=True)
-    b = mul_constant.apply(a, 5)
+    b = MulConstant.apply(a, 5)
     seen = [show(b), show(b.grad_fn), b.grad_fn.name(), names(b.grad_fn)]
     b.backward(lib.ones_like(b))
     seen.append(show(a.grad))
-    wrong = make_mul_constant(lib, lambda g, ctx: (g, None))
+    wrong = mul_constant(lib, lambda ctx, g: (g, None))
     a = lib.tensor([1., 2., 3.], requires_grad=True)
     wrong.apply(a, 5).sum().backward()
     seen.append(show(a.grad))
     a64 = lib.tensor([1., 2., 3.], dtype=lib.float64, requires_grad=True)
-    seen += [lib.autograd.gradcheck(mul_constant.apply, (a64, 5)),
+    seen += [lib.autograd.gradcheck(MulConstant.apply, (a64, 5)),
              attempt(lambda: lib.autograd.gradcheck(wrong.apply, (a64, 5))).split("\n")[0],
              lib.autograd.gradcheck(wrong.apply, (a64, 5), raise_exception=False)]
     a32 = lib.tensor([1., 2., 3.], requires_grad=True)
-    result, caught = warned(lambda: lib.autograd.gradcheck(mul_constant.apply, (a32, 5)))
+    result, caught = warned(lambda: lib.autograd.gradcheck(MulConstant.apply, (a32, 5)))
     return seen + [result.split("\n")[0], caught]
 
 
@@ -546,7 +521,7 @@ def s11_backward_results(lib):
     """What the engine does with each kind of value a custom backward may return."""
 
     def run(result):
-        bad = make_mul_constant(lib, lambda g, ctx: result(g, lib), "MulConstantBadBackward")
+        bad = mul_constant(lib, lambda ctx, g: result(g, lib), "MulConstantBadBackward")
         bad = type("MulConstantBad", (bad,), {})
         a = lib.tensor([1., 2., 3.], requires_grad=True)
         outcome = attempt(lambda: bad.apply(a, 5).sum().backward())
@@ -593,10 +568,10 @@ def s11_ctx_and_misuse(lib):
     plain = three.apply(lib.tensor([1.]), lib.tensor([2.]), 3)
     with lib.no_grad():
         quiet = three.apply(x, lib.tensor([2.]), 3)
-    mul_constant = make_mul_constant(lib)
+    MulConstant = mul_constant(lib)
     no_backward = type("NoBackward", (lib.autograd.Function,),
                        {"forward": staticmethod(lambda ctx, t: t * 2)})
-    legacy = warned(lambda: mul_constant()(x, 5))
+    legacy = warned(lambda: MulConstant()(x, 5))
     return seen[:1] + [
         (plain.requires_grad, plain.grad_fn), (quiet.requires_grad, quiet.grad_fn),
         legacy[0], [re.sub(r"<class '[^']*'>", "<class …>", w) for w in legacy[1]],

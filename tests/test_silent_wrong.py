@@ -18,7 +18,7 @@ NAN, INF = float("nan"), float("inf")
 M = (np.arange(12.0).reshape(3, 4) - 5).tolist()
 
 
-def F(m):  # noqa: N802
+def F(m):
     return m.nn.functional
 
 

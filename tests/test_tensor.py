@@ -25,9 +25,9 @@ def evaluate(expression: str, lib) -> str:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            value = eval(expression, {"torch": lib, "np": np})  # noqa: S307
+            value = eval(expression, {"torch": lib, "np": np})
         return _ADDRESS.sub(" at 0x…", repr(value))
-    except Exception as err:  # noqa: BLE001  (the error is what we compare)
+    except Exception as err:  # the error is what we compare
         return f"{type(err).__name__}: {err}"
 
 

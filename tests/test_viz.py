@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from functions import mul_constant
 
 import autograd_course as ag
 from autograd_course import viz
 from autograd_course.autograd import engine
-from autograd_course.autograd.function import Function
 from autograd_course.viz.dot import COLORS, DONE, RUNNING
 from autograd_course.viz.graph import values_text
 
@@ -237,15 +237,7 @@ def test_graph_nodes_match_pytorch(torch_oracle):
 
 
 # --- a custom Function ------------------------------------------------------------------------
-class MulConstant(Function):
-    @staticmethod
-    def forward(ctx, tensor, constant):
-        ctx.constant = constant
-        return tensor * constant
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output * ctx.constant, None
+MulConstant = mul_constant(ag)
 
 
 def test_custom_function_graph():

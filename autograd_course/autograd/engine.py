@@ -29,7 +29,7 @@ from .ready_queue import ReadyQueue
 _tracers: list = []  # callbacks that watch the engine run: viz.backward_steps uses this
 
 
-class trace:  # noqa: N801 (used like PyTorch's lower-case context managers)
+class trace:
     """Context manager: call ``callback(node, grad_outputs, grad_inputs)`` after every node
     (how the graph viewer records the engine's real run)."""
 

@@ -27,7 +27,7 @@ def is_grad_enabled() -> bool:
     return state.enabled
 
 
-class set_grad_enabled:  # noqa: N801  (PyTorch's name)
+class set_grad_enabled:  # PyTorch's name
     """Set grad mode to ``mode``; as a context manager, restore the old mode on exit."""
 
     def __init__(self, mode: bool) -> None:
@@ -114,7 +114,7 @@ class _GradModeBlock:
         return _decorate(func, type(self))
 
 
-class no_grad(_GradModeBlock):  # noqa: N801
+class no_grad(_GradModeBlock):
     """Do not record operations: results have ``requires_grad=False`` and no ``grad_fn``.
 
     Use it for inference and for updating parameters by hand; it saves the memory the graph
@@ -124,13 +124,13 @@ class no_grad(_GradModeBlock):  # noqa: N801
     mode = False
 
 
-class enable_grad(_GradModeBlock):  # noqa: N801
+class enable_grad(_GradModeBlock):
     """Record operations again, even inside ``no_grad``."""
 
     mode = True
 
 
-class inference_mode(no_grad):  # noqa: N801
+class inference_mode(no_grad):
     """Like ``no_grad``, and the tensors made inside report ``is_inference()``.
 
     (PyTorch also skips version counting there; our engine has no cheaper mode than no_grad.)

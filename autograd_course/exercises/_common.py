@@ -24,6 +24,15 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import float64
+from ..autograd import grad_mode
+from ..autograd.engine import grad
+from ..autograd.function import Function
+from ..autograd.gradcheck import analytical_jacobian, numerical_jacobian
+from ..creation import tensor
+from ..tensor import Tensor
+from .messages import msg
+
 CORRECT = "correct"
 NOT_ATTEMPTED = "not attempted yet"
 NOT_QUITE = "not quite"
@@ -49,8 +58,10 @@ class Verdict:
 
     def __str__(self) -> str:
         if self.status == NOT_QUITE:
-            return f"{NOT_QUITE}: {self.hint}"
-        return self.status if not self.hint else f"{self.status} ({self.hint})"
+            return msg("verdict.not_quite", hint=self.hint)
+        status = msg("verdict.correct" if self.status == CORRECT else "verdict.not_attempted")
+        return status if not self.hint else msg("verdict.with_note", status=status,
+                                                 note=self.hint)
 
     def _ipython_display_(self) -> None:
         """Show nothing in Jupyter: the verdict was already printed when the checker ran."""
@@ -62,10 +73,12 @@ def correct(note: str = "") -> Verdict:
 
 
 def not_attempted() -> Verdict:
+    """Print and return a ``not attempted yet`` verdict."""
     return _emit(Verdict(NOT_ATTEMPTED))
 
 
 def not_quite(hint: str) -> Verdict:
+    """Print and return a ``not quite: <hint>`` verdict."""
     return _emit(Verdict(NOT_QUITE, hint))
 
 
@@ -84,9 +97,7 @@ def checker(fn: Callable[..., Any]) -> Callable[..., Verdict]:
     """
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs) -> Verdict:
-        from ..autograd import grad_mode
-
+    def wrapper(*args: Any, **kwargs: Any) -> Verdict:
         saved = (grad_mode.state.enabled, grad_mode.state.inference)
         try:
             note = fn(*args, **kwargs)
@@ -98,7 +109,7 @@ def checker(fn: Callable[..., Any]) -> Callable[..., Verdict]:
             return not_attempted()
         except KeyboardInterrupt:
             raise
-        except BaseException as e:  # noqa: BLE001 - the learner's code may raise anything
+        except BaseException as e:
             return not_quite(describe_exception(e))
         finally:
             grad_mode.state.enabled, grad_mode.state.inference = saved
@@ -111,23 +122,23 @@ def _safe_str(e: BaseException) -> str:
     """``str(e)``, or a note saying it could not be made (a broken ``__str__``)."""
     try:
         return str(e)
-    except BaseException:  # noqa: BLE001 - __str__ is the learner's code too
-        return "(its message could not be printed: its __str__ raised an error)"
+    except BaseException:
+        return msg("common.unprintable")
 
 
 def describe_exception(e: BaseException) -> str:
     """One hint line for an exception that escaped the learner's code."""
     try:
         name = type(e).__name__
-    except BaseException:  # noqa: BLE001
-        name = "an exception"
+    except BaseException:
+        name = msg("common.an_exception")
     if isinstance(e, SystemExit):
-        return ("your code called sys.exit() (or raised SystemExit), which would stop the "
-                "whole program: return a value instead")
+        return msg("common.sys_exit")
     if isinstance(e, GeneratorExit):
-        return "your code raised GeneratorExit: return a value instead"
+        return msg("common.generator_exit")
     text = _safe_str(e)
-    return f"your code raised {name}: {text}" if text else f"your code raised {name}"
+    return msg("common.raised_with_text", name=name, text=text) if text else \
+        msg("common.raised", name=name)
 
 
 # --- placeholders ---------------------------------------------------------------------------
@@ -162,13 +173,12 @@ def has_placeholder_body(fn: Any) -> bool:
 
 def returned_none(fn: Any) -> Mismatch:
     """The hint for a function with a body but no ``return`` (it gave back None)."""
-    name = getattr(fn, "__name__", "your function")
-    return Mismatch(f"{name}() returned None: its body runs but has no `return` (or returns "
-                    "nothing); end it with `return <your result>`")
+    name = getattr(fn, "__name__", None) or msg("common.your_function")
+    return Mismatch(msg("common.returned_none", name=name))
 
 
-def call_learner(fn: Callable[..., Any], *args, allow_none: bool = False,
-                 copy_args: bool = False, **kwargs) -> Any:
+def call_learner(fn: Callable[..., Any], *args: Any, allow_none: bool = False,
+                 copy_args: bool = False, **kwargs: Any) -> Any:
     """Call the learner's function and return its result.
 
     A placeholder (``...`` instead of a function, a body that raises NotImplementedError, or a
@@ -196,8 +206,6 @@ def call_learner(fn: Callable[..., Any], *args, allow_none: bool = False,
 
 def copy_tensor(value: Any) -> Any:
     """A fresh leaf with the same data and ``requires_grad`` (other values unchanged)."""
-    from ..tensor import Tensor
-
     if not isinstance(value, Tensor):
         return value
     return value.detach().clone().requires_grad_(value.requires_grad)
@@ -212,8 +220,6 @@ def learner_grads(function_cls: Any, inputs: list, grad_output: Any,
     into its argument in place (PyTorch allows it), and the checker keeps the original to
     compute the expected answer. A placeholder forward/backward is NotAttempted.
     """
-    from ..autograd.engine import grad
-
     try:
         out = function_cls.apply(*inputs)
     except NotImplementedError as e:
@@ -234,8 +240,6 @@ def learner_grads(function_cls: Any, inputs: list, grad_output: Any,
 # --- comparing values -----------------------------------------------------------------------
 def to_numpy(value: Any) -> np.ndarray:
     """A float64 array from a Tensor, an array, a list or a number."""
-    from ..tensor import Tensor
-
     if isinstance(value, Tensor):
         value = value.detach()._data
         value = value.get() if hasattr(value, "get") else value  # CuPy -> NumPy
@@ -253,57 +257,59 @@ def describe_difference(actual: np.ndarray, expected: np.ndarray, name: str,
         shape_a, shape_e = tuple(actual.shape), tuple(expected.shape)
         if actual.size == expected.size:
             if actual.ndim == 2 and np.allclose(actual.T, expected, rtol=rtol, atol=atol):
-                return f"{name} looks transposed: shape {shape_a}, expected {shape_e}"
-            return (f"{name} has the right number of elements but shape {shape_a}; "
-                    f"expected shape {shape_e}")
-        return f"{name} has shape {shape_a}, expected shape {shape_e}"
+                return msg("common.diff.transposed", name=name, shape_a=shape_a,
+                           shape_e=shape_e)
+            return msg("common.diff.reshape", name=name, shape_a=shape_a, shape_e=shape_e)
+        return msg("common.diff.shape", name=name, shape_a=shape_a, shape_e=shape_e)
     if not np.all(np.isfinite(actual)):
-        return f"{name} contains nan or inf"
+        return msg("common.diff.nonfinite", name=name)
     if np.allclose(actual, expected, rtol=rtol, atol=atol):
         return None
     if np.allclose(actual, -expected, rtol=rtol, atol=atol):
-        return f"{name} has the right shape but the wrong sign"
+        return msg("common.diff.sign", name=name)
     big = np.abs(expected) > 1e-8
     if big.any() and np.allclose(actual[~big], 0, atol=atol):
         ratios = actual[big] / expected[big]
         factor = float(np.median(ratios))
         if np.allclose(ratios, factor, rtol=1e-3) and abs(factor) > 1e-8:
-            return (f"{name} has the right shape but is {factor:.4g} times the expected value "
-                    "(a missing or extra constant factor?)")
-    return f"{name} has the right shape but wrong values: got {_fmt(actual)}, expected " \
-           f"{_fmt(expected)}"
+            return msg("common.diff.factor", name=name, factor=factor)
+    return msg("common.diff.values", name=name, got=_fmt(actual), expected=_fmt(expected))
 
 
-def compare_tensors(actual: Any, expected: Any, name: str = "your answer", *,
+def compare_tensors(actual: Any, expected: Any, name: str | None = None, *,
                     rtol: float = 1e-4, atol: float = 1e-6) -> None:
-    """Raise Mismatch with a specific hint unless ``actual`` is close to ``expected``."""
+    """Raise Mismatch with a specific hint unless ``actual`` is close to ``expected``.
+
+    ``name`` says what is compared, in the learner's language (default: "your answer").
+    """
+    name = msg("common.your_answer") if name is None else name
     if actual is None:
-        raise Mismatch(f"{name} is None")
+        raise Mismatch(msg("common.is_none", name=name))
     try:
         a = to_numpy(actual)
     except (TypeError, ValueError) as e:
-        raise Mismatch(f"{name} should be a tensor or a number, got {type(actual).__name__}") \
+        raise Mismatch(msg("common.not_a_tensor", name=name, type=type(actual).__name__)) \
             from e
     hint = describe_difference(a, to_numpy(expected), name, rtol=rtol, atol=atol)
     if hint is not None:
         raise Mismatch(hint)
 
 
+def require_function(function_cls: Any) -> None:
+    """NotAttempted for a placeholder; Mismatch unless ``function_cls`` subclasses Function."""
+    if is_placeholder(function_cls):
+        raise NotAttempted
+    if not (isinstance(function_cls, type) and issubclass(function_cls, Function)):
+        raise Mismatch(msg("common.not_a_function", value=function_cls))
+
+
 # --- inputs and gradient checks -------------------------------------------------------------
 def random_inputs(*shapes: tuple, seed: int | None = None, requires_grad: bool = True,
                   low: float = -2.0, high: float = 2.0) -> list:
     """Fresh float64 tensors (float64 so that finite differences are accurate)."""
-    from ..creation import tensor
-
     rng = np.random.default_rng(seed)
-    return [tensor(rng.uniform(low, high, size=s), dtype=_float64(),
+    return [tensor(rng.uniform(low, high, size=s), dtype=float64,
                    requires_grad=requires_grad) for s in shapes]
-
-
-def _float64():
-    from .. import float64
-
-    return float64
 
 
 def check_function_gradcheck(function_cls: Any, inputs: list, name: str | None = None) -> None:
@@ -312,13 +318,7 @@ def check_function_gradcheck(function_cls: Any, inputs: list, name: str | None =
     ``inputs`` should be float64 tensors that require grad. A backward that still raises
     NotImplementedError (or returns ``...``) is NotAttempted.
     """
-    from ..autograd.function import Function
-    from ..autograd.gradcheck import analytical_jacobian, numerical_jacobian
-
-    if is_placeholder(function_cls):
-        raise NotAttempted
-    if not (isinstance(function_cls, type) and issubclass(function_cls, Function)):
-        raise Mismatch(f"expected a subclass of ag.autograd.Function, got {function_cls!r}")
+    require_function(function_cls)
     name = name or function_cls.__name__
     apply = function_cls.apply
     try:
@@ -339,26 +339,23 @@ def check_function_gradcheck(function_cls: Any, inputs: list, name: str | None =
     except RuntimeError as e:
         if "ellipsis" in str(e):
             raise NotAttempted from e
-        raise Mismatch(f"{name}.backward: {e}") from e
+        raise Mismatch(msg("common.backward_error", name=name, error=e)) from e
     numerical = numerical_jacobian(apply, inputs)
     for k, (num_outs, ana_outs) in enumerate(zip(numerical, analytical)):
         for num, ana in zip(num_outs, ana_outs):
-            hint = describe_difference(ana, num, f"the gradient for input {k}", rtol=1e-3,
-                                       atol=1e-5)
+            hint = describe_difference(ana, num, msg("common.gradient_for_input", k=k),
+                                       rtol=1e-3, atol=1e-5)
             if hint is not None:
-                raise Mismatch(f"gradcheck fails for {name}: {hint}")
+                raise Mismatch(msg("common.gradcheck_fails", name=name, hint=hint))
 
 
 def _probe_backward(out: Any, inputs: list) -> None:
     """One backward pass: a backward that is still ``...`` returns None for every input."""
-    from ..autograd.engine import grad
-    from ..tensor import Tensor
-
     outs = [o for o in (out if isinstance(out, tuple) else (out,)) if isinstance(o, Tensor)]
     outs = [o for o in outs if o.requires_grad]
     wrt = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
     if not outs or not wrt:
-        raise Mismatch("the output does not require grad: did forward leave the graph?")
+        raise Mismatch(msg("common.output_no_grad"))
     seeds = [o._new(o._xp.ones(o.shape, dtype=o._data.dtype)) for o in outs]
     try:
         grads = grad(outs, wrt, seeds, retain_graph=True, allow_unused=True)
@@ -367,6 +364,6 @@ def _probe_backward(out: Any, inputs: list) -> None:
     except RuntimeError as e:
         if "ellipsis" in str(e):
             raise NotAttempted from e
-        raise Mismatch(f"backward failed: {e}") from e
+        raise Mismatch(msg("common.backward_failed", error=e)) from e
     if all(g is None for g in grads):
         raise NotAttempted

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import tensor
 from ._common import Mismatch, checker, require_attempt, to_numpy
+from .messages import msg
 
 FIRST_A, FIRST_B = 2.0, 3.0
 
@@ -14,8 +16,6 @@ NAMED_EXPRESSIONS = ["a + b", "a * b", "a ** 2", "(a * b).sum()", "a.exp() * 2"]
 
 def _first_grads() -> tuple[float, float]:
     """a.grad and b.grad for d = a * b + a, from the library's own backward pass."""
-    from .. import tensor
-
     a = tensor(FIRST_A, requires_grad=True)
     b = tensor(FIRST_B, requires_grad=True)
     (a * b + a).backward()
@@ -26,9 +26,9 @@ def _number(value: Any, name: str) -> float:
     try:
         array = to_numpy(value)
     except (TypeError, ValueError) as e:
-        raise Mismatch(f"{name} should be a number, got {type(value).__name__}") from e
+        raise Mismatch(msg("ch00.not_a_number", name=name, type=type(value).__name__)) from e
     if array.size != 1:
-        raise Mismatch(f"{name} should be one number, got {array.size}")
+        raise Mismatch(msg("ch00.not_one_number", name=name, size=array.size))
     return float(array.reshape(-1)[0])
 
 
@@ -44,27 +44,23 @@ def check_first_grads(a_grad: Any, b_grad: Any) -> None:
     got_a, got_b = _number(a_grad, "a_grad"), _number(b_grad, "b_grad")
     if abs(got_a - want_a) > 1e-9:
         if abs(got_a - FIRST_B) < 1e-9:
-            raise Mismatch("a_grad: a appears twice in d = a * b + a; the product gives b and "
-                           "the `+ a` gives 1 more, and the two paths add up")
+            raise Mismatch(msg("ch00.first.a_two_paths"))
         if abs(got_a - 1.0) < 1e-9:
-            raise Mismatch("a_grad: you kept only the `+ a` path; a * b also depends on a")
+            raise Mismatch(msg("ch00.first.a_only_plus"))
         if abs(got_a - FIRST_A) < 1e-9:
-            raise Mismatch("a_grad: the derivative of a * b with respect to a is b, not a")
-        raise Mismatch(f"a_grad is {got_a:g}; differentiate a * b + a with respect to a at "
-                       f"a = {FIRST_A:g}, b = {FIRST_B:g}")
+            raise Mismatch(msg("ch00.first.a_not_a"))
+        raise Mismatch(msg("ch00.first.a_wrong", got=got_a, a=FIRST_A, b=FIRST_B))
     if abs(got_b - want_b) > 1e-9:
         if abs(got_b - FIRST_B) < 1e-9:
-            raise Mismatch("b_grad: the derivative of a * b with respect to b is a, not b")
-        raise Mismatch(f"b_grad is {got_b:g}; only a * b depends on b")
+            raise Mismatch(msg("ch00.first.b_not_b"))
+        raise Mismatch(msg("ch00.first.b_wrong", got=got_b))
 
 
 def _names_reference() -> list[str]:
-    from .. import tensor
-
     a = tensor([1.0, 2.0], requires_grad=True)
     b = tensor([3.0, 4.0], requires_grad=True)
     env = {"a": a, "b": b}
-    return [eval(expr, {}, env).grad_fn.name() for expr in NAMED_EXPRESSIONS]  # noqa: S307
+    return [eval(expr, {}, env).grad_fn.name() for expr in NAMED_EXPRESSIONS]
 
 
 @checker
@@ -72,18 +68,15 @@ def check_grad_fn_names(names: Any) -> None:
     """Exercise 0.2: the ``grad_fn`` name of each expression in ``NAMED_EXPRESSIONS``."""
     require_attempt(names)
     if isinstance(names, str) or not hasattr(names, "__len__"):
-        raise Mismatch(f"give a list of {len(NAMED_EXPRESSIONS)} names, one per expression")
+        raise Mismatch(msg("ch00.names.not_a_list", n=len(NAMED_EXPRESSIONS)))
     names = [str(n).strip() for n in names]
     if len(names) != len(NAMED_EXPRESSIONS):
-        raise Mismatch(f"give {len(NAMED_EXPRESSIONS)} names, one per expression; got "
-                       f"{len(names)}")
+        raise Mismatch(msg("ch00.names.count", n=len(NAMED_EXPRESSIONS), got=len(names)))
     for expr, got, want in zip(NAMED_EXPRESSIONS, names, _names_reference()):
         if got == want:
             continue
         if got == want[:-1] or got + "0" == want:
-            raise Mismatch(f"{expr}: the names end in a number, here {want[-1]}: {want}")
+            raise Mismatch(msg("ch00.names.number", expr=expr, digit=want[-1], want=want))
         if "Backward" not in got:
-            raise Mismatch(f"{expr}: a grad_fn name is the operation plus 'Backward' plus a "
-                           "number, like 'AddBackward0'")
-        raise Mismatch(f"{expr}: the grad_fn names the *last* operation that made the result "
-                       f"(you wrote {got!r})")
+            raise Mismatch(msg("ch00.names.form", expr=expr))
+        raise Mismatch(msg("ch00.names.last_op", expr=expr, got=got))

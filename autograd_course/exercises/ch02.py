@@ -4,10 +4,13 @@ sum a broadcast gradient back to its input's shape; ``**`` and ``tanh`` for the 
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Callable
 
 import numpy as np
 
+from .. import Tensor, float32, float64, stack, tensor
+from ..autograd import grad
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -20,12 +23,11 @@ from ._common import (
     returned_none,
     to_numpy,
 )
+from .messages import msg
 
 
-def _test_functions():
+def _test_functions() -> list[tuple[str, Callable[[Any], Any], int]]:
     """Vector functions with non-diagonal Jacobians (outputs and inputs of different sizes)."""
-    from .. import stack
-
     return [
         ("f(x) = [x0*x1, x1*x2 + x0**2]",
          lambda x: stack([x[0] * x[1], x[1] * x[2] + x[0] ** 2]), 3),
@@ -34,11 +36,8 @@ def _test_functions():
     ]
 
 
-def _reference_jacobian(f, x_values: np.ndarray) -> np.ndarray:
+def _reference_jacobian(f: Callable[[Any], Any], x_values: np.ndarray) -> np.ndarray:
     """Row i = gradient of output i: one backward pass per row, with a one-hot ``gradient``."""
-    from .. import tensor
-    from ..autograd import grad
-
     x = tensor(x_values, requires_grad=True)
     y = f(x)
     rows = []
@@ -54,8 +53,6 @@ def _reference_jacobian(f, x_values: np.ndarray) -> np.ndarray:
 def check_jacobian(jacobian: Any) -> None:
     """Exercise 2.1: ``jacobian(f, x)`` returns the (len(f(x)), len(x)) matrix of df_i/dx_j."""
     require_attempt(jacobian)
-    from .. import float64, tensor
-
     for description, f, n in _test_functions():
         (x,) = random_inputs((n,), requires_grad=False)
         x_values = x._data.copy()
@@ -63,7 +60,7 @@ def check_jacobian(jacobian: Any) -> None:
         learner_x = tensor(x_values, dtype=float64)
         answer = call_learner(jacobian, f, learner_x, copy_args=True)
         _accumulation_hint(answer, expected)
-        compare_tensors(answer, expected, f"your Jacobian of {description}", rtol=1e-6)
+        compare_tensors(answer, expected, msg("ch02.jacobian.name", f=description), rtol=1e-6)
 
 
 def _accumulation_hint(answer: Any, expected: np.ndarray) -> None:
@@ -75,18 +72,14 @@ def _accumulation_hint(answer: Any, expected: np.ndarray) -> None:
     if got.shape != expected.shape or len(expected) < 2 or np.allclose(got, expected):
         return
     if np.allclose(got, np.cumsum(expected, axis=0), rtol=1e-6):
-        raise Mismatch("each row contains the rows before it: backward() *adds* into x.grad, "
-                       "so reset it (x.grad = None) before each row, or use ag.autograd.grad")
+        raise Mismatch(msg("ch02.jacobian.cumulative"))
     if np.allclose(got, np.broadcast_to(expected.sum(axis=0), got.shape), rtol=1e-6):
-        raise Mismatch("every row is the sum of all rows: you kept x.grad itself, which "
-                       "backward() keeps adding into; reset it before each row and store "
-                       "x.grad.clone()")
+        raise Mismatch(msg("ch02.jacobian.all_sum"))
     if np.allclose(got, np.broadcast_to(expected[-1], got.shape), rtol=1e-6):
-        raise Mismatch("every row equals the last one: x.grad is the same tensor each time "
-                       "(zero_() and backward() change it in place); store x.grad.clone()")
+        raise Mismatch(msg("ch02.jacobian.all_last"))
 
 
-def _q(a, b):
+def _q(a: Any, b: Any) -> Any:
     return 3 * a ** 3 - b ** 2
 
 
@@ -97,23 +90,19 @@ def check_mean_gradient(gradient: Any) -> None:
     Q = 3a³ − b² has three elements; the checker runs it on fresh random a and b.
     """
     require_attempt(gradient)
-    from .. import float32, tensor
-    from ..tensor import Tensor
-
     if not isinstance(gradient, Tensor):
         try:
             gradient = tensor(to_numpy(gradient), dtype=float32)
         except (TypeError, ValueError) as e:
-            raise Mismatch("gradient should be a tensor with Q's shape (3,)") from e
+            raise Mismatch(msg("ch02.mean.not_a_tensor")) from e
     if tuple(gradient.shape) != (3,):
-        raise Mismatch(f"gradient must have Q's shape (3,), got {tuple(gradient.shape)}: "
-                       "one number per element of Q")
+        raise Mismatch(msg("ch02.mean.shape", shape=tuple(gradient.shape)))
     a, b = random_inputs((3,), (3,))
     _q(a, b).backward(gradient.to(a.dtype))
     a2, b2 = (t.detach().requires_grad_() for t in (a, b))
     _q(a2, b2).mean().backward()
-    compare_tensors(a.grad, a2.grad, "the a.grad your gradient produces", rtol=1e-6)
-    compare_tensors(b.grad, b2.grad, "the b.grad your gradient produces", rtol=1e-6)
+    compare_tensors(a.grad, a2.grad, msg("ch02.mean.name", var="a"), rtol=1e-6)
+    compare_tensors(b.grad, b2.grad, msg("ch02.mean.name", var="b"), rtol=1e-6)
 
 
 # --- broadcasting: summing a gradient back to its input's shape ---------------------------------
@@ -129,8 +118,6 @@ def check_unbroadcast(unbroadcast: Any) -> None:
     its gradient is the *sum* over those positions (what ``grad.sum_to_size(shape)`` does).
     """
     require_attempt(unbroadcast)
-    from .. import float64, tensor
-
     rng = np.random.default_rng()
     for big, small in UNBROADCAST_CASES:
         values = rng.uniform(-2, 2, size=big)
@@ -140,15 +127,13 @@ def check_unbroadcast(unbroadcast: Any) -> None:
                               copy_args=True)
         got = to_numpy(answer)
         want = to_numpy(expected)
-        case = f"grad of shape {big} to shape {small}"
+        case = msg("ch02.unbroadcast.case", big=big, small=small)
         if got.size == want.size and got.shape != want.shape:
-            raise Mismatch(f"{case}: the values are right but the shape is {got.shape}; keep "
-                           "the size-1 dimensions (sum with keepdim=True, or reshape)")
+            raise Mismatch(msg("ch02.unbroadcast.shape", case=case, shape=got.shape))
         lost = int(np.prod(big)) // max(int(np.prod(small)), 1)
         if got.shape == want.shape and lost > 1 and np.allclose(got * lost, want):
-            raise Mismatch(f"{case}: you averaged; the input was used {lost} times, once per "
-                           "broadcast copy, and each use adds its gradient: sum, do not mean")
-        compare_tensors(answer, expected, f"your result for {case}", rtol=1e-9)
+            raise Mismatch(msg("ch02.unbroadcast.mean", case=case, lost=lost))
+        compare_tensors(answer, expected, msg("ch02.unbroadcast.name", case=case), rtol=1e-9)
 
 
 # --- the learner's Value: ** and tanh -------------------------------------------------------------
@@ -157,7 +142,7 @@ def _run_op(value_cls: Any, x0: float, op: str, grad: float = 1.5) -> tuple:
     x = value_cls(x0)
     method = getattr(value_cls, "__pow__" if op == "pow" else "tanh", None)
     if method is None:
-        raise Mismatch(f"your Value has no {'__pow__' if op == 'pow' else 'tanh'} method")
+        raise Mismatch(msg("ch02.value.no_method", method="__pow__" if op == "pow" else "tanh"))
     out = x ** 3 if op == "pow" else x.tanh()
     if out is None:
         if has_placeholder_body(method):
@@ -175,34 +160,28 @@ def check_value_pow_tanh(value_cls: Any) -> None:
     """Exercise 2.4: ``Value.__pow__(k)`` (k a number) and ``Value.tanh()`` with their local
     backward rules k·x^(k-1) and 1 - tanh(x)², each times out.grad and accumulated with +=."""
     require_attempt(value_cls)
-    import math
-
     x0 = 0.7
     x, out = _run_op(value_cls, x0, "pow")
     if abs(out.data - x0 ** 3) > 1e-12:
-        raise Mismatch(f"x ** 3 at x = {x0} gave {out.data:.6g}, expected {x0 ** 3:.6g}")
+        raise Mismatch(msg("ch02.pow.forward", x0=x0, got=out.data, want=x0 ** 3))
     want = 3 * x0 ** 2 * 1.5
     if abs(x.grad - want) > 1e-9:
         if abs(x.grad - 3 * x0 ** 2) < 1e-9:
-            raise Mismatch("__pow__: multiply k * x**(k-1) by out.grad (the chain rule)")
+            raise Mismatch(msg("ch02.pow.no_out_grad"))
         if abs(x.grad - x0 ** 3 * 1.5) < 1e-9 or abs(x.grad - 3 * x0 ** 3 * 1.5) < 1e-9:
-            raise Mismatch("__pow__: the derivative of x**k is k * x**(k-1): the exponent "
-                           "drops by one")
-        raise Mismatch(f"__pow__: x.grad is {x.grad:.6g} for x**3 at x = {x0}, out.grad = 1.5; "
-                       f"expected {want:.6g}")
+            raise Mismatch(msg("ch02.pow.exponent"))
+        raise Mismatch(msg("ch02.pow.wrong", got=x.grad, x0=x0, want=want))
     x, out = _run_op(value_cls, x0, "tanh")
     t = math.tanh(x0)
     if abs(out.data - t) > 1e-12:
-        raise Mismatch(f"tanh() at x = {x0} gave {out.data:.6g}, expected {t:.6g} (math.tanh)")
+        raise Mismatch(msg("ch02.tanh.forward", x0=x0, got=out.data, want=t))
     want = (1 - t ** 2) * 1.5
     if abs(x.grad - want) > 1e-9:
         if abs(x.grad - (1 - t ** 2)) < 1e-9:
-            raise Mismatch("tanh: multiply 1 - tanh(x)**2 by out.grad (the chain rule)")
+            raise Mismatch(msg("ch02.tanh.no_out_grad"))
         if abs(x.grad - (1 - x0 ** 2) * 1.5) < 1e-9:
-            raise Mismatch("tanh: the derivative is 1 - tanh(x)**2, with tanh(x) = out.data, "
-                           "not 1 - x**2")
-        raise Mismatch(f"tanh: x.grad is {x.grad:.6g} at x = {x0}, out.grad = 1.5; expected "
-                       f"{want:.6g}")
+            raise Mismatch(msg("ch02.tanh.not_x"))
+        raise Mismatch(msg("ch02.tanh.wrong", got=x.grad, x0=x0, want=want))
     # used twice: x ** 3 + x.tanh() needs both contributions
     x = value_cls(x0)
     p, q = x ** 3, x.tanh()
@@ -210,5 +189,4 @@ def check_value_pow_tanh(value_cls: Any) -> None:
     p._backward()
     q._backward()
     if abs(x.grad - (3 * x0 ** 2 + 1 - t ** 2)) > 1e-9:
-        raise Mismatch("x ** 3 + x.tanh() uses x twice, and x.grad kept only one of the two "
-                       "contributions: accumulate with `self.grad += ...`")
+        raise Mismatch(msg("ch02.value.twice"))

@@ -7,7 +7,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import Tensor, tensor
 from ._common import Mismatch, call_learner, checker, compare_tensors, random_inputs, to_numpy
+from .messages import msg
 
 
 @checker
@@ -17,8 +19,6 @@ def check_sigmoid_mse_grad(mse_grad: Callable[[Any, Any], Any]) -> None:
     The answer is 2·(σ(z) - y)·σ(z)·(1 - σ(z)) / n: the chain rule through the square, then
     through σ, and the mean's 1/n.
     """
-    from .. import tensor
-
     rng = np.random.default_rng()
     n = int(rng.integers(4, 9))
     (z,) = random_inputs((n,), low=-3.0, high=3.0)
@@ -29,22 +29,19 @@ def check_sigmoid_mse_grad(mse_grad: Callable[[Any, Any], Any]) -> None:
     actual = to_numpy(answer)
     s_, y_ = 1 / (1 + np.exp(-to_numpy(z))), to_numpy(y)
     if actual.shape == expected.shape and not np.allclose(actual, expected, rtol=1e-4):
-        wrong = {
-            f"{n} times too large: the loss is the *mean* of {n} terms, so divide by n":
-                expected * n,
-            "half the expected value: the derivative of u² is 2u": expected / 2,
-            "missing the sigmoid's derivative σ(z)(1 - σ(z)) (the chain rule through σ)":
-                2 * (s_ - y_) / n,
-            "missing σ'(z): you used the BCE gradient (σ(z) - y)/n, but this loss is the "
-            "squared error": (s_ - y_) / n,
-        }
-        for hint, candidate in wrong.items():
+        wrong = [
+            (msg("ch04.mse.times_n", n=n), expected * n),
+            (msg("ch04.mse.half"), expected / 2),
+            (msg("ch04.mse.no_sigmoid"), 2 * (s_ - y_) / n),
+            (msg("ch04.mse.bce"), (s_ - y_) / n),
+        ]
+        for hint, candidate in wrong:
             if np.allclose(actual, candidate, rtol=1e-4):
-                raise Mismatch(f"your gradient is {hint}")
-    compare_tensors(answer, expected, "your gradient")
+                raise Mismatch(msg("ch04.mse.your_gradient_is", hint=hint))
+    compare_tensors(answer, expected, msg("ch04.your_gradient"))
 
 
-def _reference_batch_gradients(w, batches) -> list:
+def _reference_batch_gradients(w: Any, batches: list) -> list:
     grads = []
     for x, y in batches:
         w.grad = None
@@ -56,8 +53,6 @@ def _reference_batch_gradients(w, batches) -> list:
 @checker
 def check_batch_gradients(batch_gradients: Callable[[Any, list], Any]) -> None:
     """Exercise 4.2: one gradient per batch, each of that batch's loss alone."""
-    from .. import Tensor
-
     seed = int(np.random.default_rng().integers(2**31))
     (w_ref,) = random_inputs((3, 2), seed=seed)
     (w,) = random_inputs((3, 2), seed=seed)
@@ -68,33 +63,28 @@ def check_batch_gradients(batch_gradients: Callable[[Any, list], Any]) -> None:
     except AttributeError as e:
         if "zero_" not in str(e):
             raise
-        raise Mismatch(".grad is None before the first backward, so w.grad.zero_() fails "
-                       "there: zero it after reading it, or set w.grad = None instead") from e
+        raise Mismatch(msg("ch04.batches.zero_none")) from e
     try:
         answer = list(answer)
     except TypeError as e:
-        raise Mismatch("return a list with one gradient per batch") from e
+        raise Mismatch(msg("ch04.batches.not_a_list")) from e
     if len(answer) != len(batches):
-        raise Mismatch(f"return one gradient per batch: got {len(answer)}, "
-                       f"expected {len(batches)}")
+        raise Mismatch(msg("ch04.batches.count", got=len(answer), want=len(batches)))
     if any(g is None for g in answer):
-        raise Mismatch("one of your gradients is None: call backward() before reading w.grad")
+        raise Mismatch(msg("ch04.batches.none"))
     if all(isinstance(g, Tensor) for g in answer) and len({id(g) for g in answer}) == 1:
-        raise Mismatch("all your gradients are the same tensor object: .grad is updated in "
-                       "place, so store a copy (w.grad.clone())")
+        raise Mismatch(msg("ch04.batches.same_object"))
     got = [to_numpy(g) for g in answer]
     cumulative = np.cumsum(expected, axis=0)
     if all(g.shape == c.shape for g, c in zip(got, cumulative)) and \
             np.allclose(got[-1], cumulative[-1], rtol=1e-4) and \
             not np.allclose(got[-1], expected[-1], rtol=1e-4):
-        raise Mismatch("each gradient includes the ones before it: backward() accumulates "
-                       "into w.grad, so zero it (w.grad.zero_() or w.grad = None) before "
-                       "each backward")
+        raise Mismatch(msg("ch04.batches.cumulative"))
     for k, (g, e) in enumerate(zip(got, expected)):
-        compare_tensors(g, e, f"your gradient for batch {k}")
+        compare_tensors(g, e, msg("ch04.batches.name", k=k))
 
 
-def _two_losses_reference(w, x) -> tuple:
+def _two_losses_reference(w: Any, x: Any) -> tuple:
     h = x @ w
     first = (h.tanh() ** 2).sum()
     second = (h * h).mean()
@@ -120,18 +110,14 @@ def check_two_losses(two_losses: Callable[[Any, Any], Any]) -> None:
     except RuntimeError as e:
         if "second time" not in str(e):
             raise
-        raise Mismatch("the second backward found the shared part of the graph freed: pass "
-                       "retain_graph=True to the first backward()") from e
+        raise Mismatch(msg("ch04.two.retain")) from e
     try:
         got1, got2 = (to_numpy(g) for g in answer)
     except (TypeError, ValueError) as e:
-        raise Mismatch("return a pair: (gradient of the first loss, gradient of the second)") \
-            from e
+        raise Mismatch(msg("ch04.two.not_a_pair")) from e
     if got2.shape == g2.shape and np.allclose(got2, g1 + g2, rtol=1e-6):
-        raise Mismatch("your second gradient includes the first: backward() adds into w.grad, "
-                       "so reset it (w.grad = None) between the two")
+        raise Mismatch(msg("ch04.two.includes_first"))
     if got1.shape == g1.shape and np.allclose(got1, got2, rtol=1e-6):
-        raise Mismatch("both gradients are the same numbers: if you returned w.grad twice, it "
-                       "is one tensor that backward() changes in place; store w.grad.clone()")
-    compare_tensors(got1, g1, "your first gradient")
-    compare_tensors(got2, g2, "your second gradient")
+        raise Mismatch(msg("ch04.two.same_numbers"))
+    compare_tensors(got1, g1, msg("ch04.two.first_name"))
+    compare_tensors(got2, g2, msg("ch04.two.second_name"))

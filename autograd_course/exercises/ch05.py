@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import Tensor, float64, no_grad, tensor
+from ..autograd.engine import grad
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -17,23 +19,21 @@ from ._common import (
     require_attempt,
     to_numpy,
 )
+from .messages import msg
 
 _NAMES = ("a", "b", "c", "d")
 
-# Why each tensor's .grad ends up None (or not) in exercise 5.1.
+# The message key that says why each tensor's .grad ends up None (or not) in exercise 5.1.
 _REASONS = {
-    "a": "a is only used inside ag.no_grad(), so e = a * 2 was not recorded and no edge "
-         "leads back to a",
-    "b": "b requires grad and reaches f through e * b, so backward fills b.grad",
-    "c": "c reaches f only through c.detach(), which cuts it out of the graph",
-    "d": "d never required grad, so autograd never gives it a .grad",
+    "a": "ch05.none.why_a",
+    "b": "ch05.none.why_b",
+    "c": "ch05.none.why_c",
+    "d": "ch05.none.why_d",
 }
 
 
 def _exercise_graph() -> dict:
     """Run the exercise's code and return the tensors by name (the reference answer)."""
-    from .. import no_grad, tensor
-
     a = tensor([1.0, 2.0], requires_grad=True)
     b = tensor([3.0, 4.0], requires_grad=True)
     c = tensor([5.0, 6.0], requires_grad=True)
@@ -54,44 +54,39 @@ def check_none_grads(answer: Any) -> None:
     try:
         given = {str(name).strip() for name in answer}
     except TypeError as e:
-        raise Mismatch("give a set of names, e.g. {\"a\", \"d\"}") from e
+        raise Mismatch(msg("ch05.none.not_a_set")) from e
     unknown = sorted(given - set(_NAMES))
     if unknown:
-        raise Mismatch(f"{unknown} are not among the names 'a', 'b', 'c', 'd'")
+        raise Mismatch(msg("ch05.none.unknown", unknown=unknown))
     tensors = _exercise_graph()
     expected = {name for name, t in tensors.items() if t.grad is None}
     wrongly_in = sorted(given - expected)
     if wrongly_in:
         name = wrongly_in[0]
-        raise Mismatch(f"{name}.grad is not None: {_REASONS[name]}")
+        raise Mismatch(msg("ch05.none.not_none", name=name, why=msg(_REASONS[name])))
     missing = sorted(expected - given)
     if missing:
         name = missing[0]
-        raise Mismatch(f"{name}.grad is None too: {_REASONS[name]}")
+        raise Mismatch(msg("ch05.none.none_too", name=name, why=msg(_REASONS[name])))
 
 
 @checker
 def check_snapshot(snapshot: Callable[[Any], Any]) -> None:
     """Exercise 5.2: ``snapshot(t)`` returns an independent copy outside the graph."""
-    from .. import Tensor, no_grad
-
     (t,) = random_inputs((3, 4))
     original = t.detach().clone()
     copy = call_learner(snapshot, t)
     if not isinstance(copy, Tensor):
-        raise Mismatch(f"snapshot should return a tensor, got {type(copy).__name__}")
-    compare_tensors(copy, original, "your snapshot")
+        raise Mismatch(msg("ch05.snapshot.not_a_tensor", type=type(copy).__name__))
+    compare_tensors(copy, original, msg("ch05.snapshot.name"))
     if copy.requires_grad:
-        raise Mismatch("your snapshot still requires grad (it is part of the graph): "
-                       "detach it")
+        raise Mismatch(msg("ch05.snapshot.requires_grad"))
     if copy.data_ptr() == t.data_ptr():
-        raise Mismatch("your snapshot shares memory with t (detach() is not a copy): "
-                       "add .clone()")
+        raise Mismatch(msg("ch05.snapshot.shares"))
     with no_grad():
         t.mul_(2.0)
     if copy.data_ptr() == t.data_ptr() or not bool((copy == original).all()):
-        raise Mismatch("your snapshot changed when t was modified in place: "
-                       "it must own its memory (use .clone())")
+        raise Mismatch(msg("ch05.snapshot.changed"))
 
 
 @checker
@@ -110,17 +105,14 @@ def check_freeze_all_but_last(freeze_all_but_last: Callable[[list], Any]) -> Non
         len(layer) == len(orig) and all(p is q for p, q in zip(layer, orig))
         for layer, orig in zip(layers, originals))
     if not same:
-        raise Mismatch("freeze the parameters in place with requires_grad_(False); do not "
-                       "replace them with new tensors")
+        raise Mismatch(msg("ch05.freeze.replaced"))
     flags = [[p.requires_grad for p in layer] for layer in originals]
     if not all(flags[-1]):
-        raise Mismatch("the last layer must stay trainable: its parameters should still "
-                       "require grad")
+        raise Mismatch(msg("ch05.freeze.last"))
     for i, layer_flags in enumerate(flags[:-1]):
         if any(layer_flags):
-            what = "some of its parameters" if not all(layer_flags) else "its parameters"
-            raise Mismatch(f"layer {i} is not frozen: {what} still require grad "
-                           "(call requires_grad_(False) on every parameter of it)")
+            key = "ch05.freeze.some_params" if not all(layer_flags) else "ch05.freeze.all_params"
+            raise Mismatch(msg("ch05.freeze.not_frozen", i=i, what=msg(key)))
 
 
 @checker
@@ -131,9 +123,6 @@ def check_straight_through(clamp_st: Callable[[Any], Any]) -> None:
     estimator), which ``x + (x.clamp(0, 1) - x).detach()`` gives: the detached difference is a
     constant, so only the ``x`` term carries a gradient.
     """
-    from .. import Tensor, float64, tensor
-    from ..autograd.engine import grad
-
     # 1-D, so that a hint stays one line; always some values below 0 and above 1
     extra = np.round(np.random.default_rng().uniform(-1.5, 2.5, 4), 2)
     values = np.concatenate([[-0.7, 1.8], extra])
@@ -143,26 +132,21 @@ def check_straight_through(clamp_st: Callable[[Any], Any]) -> None:
     inside = to_numpy((unclamped >= 0) & (unclamped <= 1))  # clamp passes gradient at the bounds
     out = call_learner(clamp_st, x)
     if not isinstance(out, Tensor):
-        raise Mismatch(f"clamp_st should return a tensor, got {type(out).__name__}")
+        raise Mismatch(msg("ch05.st.not_a_tensor", type=type(out).__name__))
     if out.shape == x.shape and _allclose(out, unclamped):
-        raise Mismatch("the values are x itself: the forward pass must still be clamped to "
-                       "[0, 1]")
-    compare_tensors(out, expected, "the values of your result")
+        raise Mismatch(msg("ch05.st.unclamped"))
+    compare_tensors(out, expected, msg("ch05.st.values_name"))
     if not out.requires_grad:
-        raise Mismatch("your result does not require grad, so no gradient reaches x: only the "
-                       "clamp's correction should be detached, not the whole result")
+        raise Mismatch(msg("ch05.st.no_requires_grad"))
     (gx,) = grad(out.sum(), [x], allow_unused=True)
     if gx is None:
-        raise Mismatch("no gradient reaches x: keep a path from x to the result that is not "
-                       "detached")
+        raise Mismatch(msg("ch05.st.no_path"))
     g = to_numpy(gx)
     if np.allclose(g, inside - 1.0):
-        raise Mismatch("you detached x and kept the clamp's correction in the graph; it is the "
-                       "other way round: x carries the gradient, the correction is a constant")
+        raise Mismatch(msg("ch05.st.detached_x"))
     if np.allclose(g, inside):
-        raise Mismatch("that is the gradient of the clamp itself, 0 wherever x was cut off; "
-                       "the clamp's correction (clamped minus x) must be a constant for autograd")
-    compare_tensors(gx, np.ones(x.shape), "the gradient of your result with respect to x")
+        raise Mismatch(msg("ch05.st.clamp_grad"))
+    compare_tensors(gx, np.ones(x.shape), msg("ch05.st.grad_name"))
 
 
 def _allclose(a: Any, b: Any) -> bool:

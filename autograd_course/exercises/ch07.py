@@ -6,6 +6,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import manual_seed, nn, no_grad, randn
+from ..nn.functional import mse_loss
+from ..optim import SGD
+from ..random import get_rng_state, set_rng_state
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -15,16 +19,17 @@ from ._common import (
     random_inputs,
     to_numpy,
 )
+from .messages import msg
 
 _LR, _MOMENTUM, _STEPS = 0.05, 0.9, 4
 
 
-def _quadratic_problem(seed: int):
+def _quadratic_problem(seed: int) -> tuple[list, Callable[[list], Any]]:
     """Two parameters and a loss whose gradient differs between them: sum(A p1)² + sum(p2³)."""
     p1, p2 = random_inputs((3,), (2, 2), seed=seed)
     (a,) = random_inputs((3, 3), seed=seed + 1, requires_grad=False)
 
-    def loss_fn(params):
+    def loss_fn(params: list) -> Any:
         q1, q2 = params
         return ((a @ q1) ** 2).sum() + (q2 ** 3).sum()
 
@@ -32,8 +37,6 @@ def _quadratic_problem(seed: int):
 
 
 def _run_reference(seed: int, momentum: float, nesterov: bool = False) -> list:
-    from ..optim import SGD
-
     params, loss_fn = _quadratic_problem(seed)
     optimizer = SGD(params, lr=_LR, momentum=momentum, nesterov=nesterov)
     for _ in range(_STEPS):
@@ -45,8 +48,6 @@ def _run_reference(seed: int, momentum: float, nesterov: bool = False) -> list:
 
 def _ema_reference(seed: int) -> list:
     """A common mistake: buf = m·buf + (1 − m)·g (a moving average), Nesterov-style step."""
-    from .. import no_grad
-
     params, loss_fn = _quadratic_problem(seed)
     bufs = [None] * len(params)
     for _ in range(_STEPS):
@@ -87,37 +88,26 @@ def check_nesterov_step(nesterov_step: Callable[..., Any]) -> None:
             raise NotAttempted from e
         except RuntimeError as e:
             if "in-place operation" in str(e):
-                raise Mismatch("autograd refuses to update a leaf in place while recording: "
-                               "do the update inside `with ag.no_grad():`") from e
+                raise Mismatch(msg("ch07.nesterov.in_place")) from e
             raise
     got = [to_numpy(p) for p in params]
     if any(not p.is_leaf for p in params):
-        raise Mismatch("your parameters stopped being leaves: update them in place "
-                       "(p -= ... or p.sub_(...)) inside `with ag.no_grad():`")
+        raise Mismatch(msg("ch07.nesterov.not_leaves"))
     if _matches(got, _run_reference(seed, 0.0)):
-        raise Mismatch("that is plain gradient descent: Nesterov keeps a momentum buffer per "
-                       "parameter (in buffers[i]) and its step uses both the gradient and the "
-                       "buffer")
+        raise Mismatch(msg("ch07.nesterov.plain"))
     if _matches(got, _run_reference(seed, _MOMENTUM)):
-        raise Mismatch("that is classical momentum (a step of lr * buf); Nesterov looks ahead: "
-                       "its step is what the buffer would become if the current gradient came "
-                       "in once more")
+        raise Mismatch(msg("ch07.nesterov.classical"))
     if _matches(got, _ema_reference(seed)):
-        raise Mismatch("that buffer is a moving average, momentum * buf + (1 - momentum) * grad; "
-                       "SGD's momentum adds the whole gradient: buf = momentum * buf + grad")
+        raise Mismatch(msg("ch07.nesterov.ema"))
     if not stored:
-        raise Mismatch("buffers[i] is still None after your step: you never stored the momentum "
-                       "buffer, so every step starts again from nothing. Keep parameter i's "
-                       "buffer in buffers[i] for the next call")
+        raise Mismatch(msg("ch07.nesterov.not_stored"))
     for k, (g, w) in enumerate(zip(got, _run_reference(seed, _MOMENTUM, nesterov=True))):
-        compare_tensors(g, w, f"parameter {k} after {_STEPS} steps", rtol=1e-6, atol=1e-9)
+        compare_tensors(g, w, msg("ch07.nesterov.name", k=k, steps=_STEPS), rtol=1e-6,
+                        atol=1e-9)
 
 
-def _small_problem(seed: int):
+def _small_problem(seed: int) -> tuple[Any, list]:
     """A fresh Linear(3, 2) and four batches, made without disturbing the global RNG."""
-    from .. import manual_seed, nn, randn
-    from ..random import get_rng_state, set_rng_state
-
     state = get_rng_state()
     try:
         manual_seed(seed)
@@ -130,9 +120,6 @@ def _small_problem(seed: int):
 
 def _reference_params(seed: int, zero: str) -> list:
     """Train with zero_grad at the right place ('first'), never ('never'), or too late."""
-    from ..nn.functional import mse_loss
-    from ..optim import SGD
-
     model, batches = _small_problem(seed)
     optimizer = SGD(model.parameters(), lr=0.1)
     for x, y in batches:
@@ -149,9 +136,6 @@ def _reference_params(seed: int, zero: str) -> list:
 @checker
 def check_training_loop(train: Callable[..., Any]) -> None:
     """Exercise 7.2: ``train(model, optimizer, batches, loss_fn)`` trains correctly."""
-    from ..nn.functional import mse_loss
-    from ..optim import SGD
-
     if is_placeholder(train):
         raise NotAttempted
     seed = int(np.random.default_rng().integers(2**30))
@@ -164,17 +148,13 @@ def check_training_loop(train: Callable[..., Any]) -> None:
         raise NotAttempted from e
     got = [to_numpy(p) for p in model.parameters()]
     if not steps:
-        raise Mismatch("optimizer.step() is never called: backward() only computes the "
-                       "gradients; step() is what changes the parameters, once per batch "
-                       "after backward()")
+        raise Mismatch(msg("ch07.train.no_step"))
     if _matches(got, _reference_params(seed, "never")):
-        raise Mismatch("gradients accumulate from batch to batch: call optimizer.zero_grad() "
-                       "before each backward()")
+        raise Mismatch(msg("ch07.train.accumulate"))
     if _matches(got, _reference_params(seed, "late")):
-        raise Mismatch("you cleared the gradients between backward() and step(), so step() "
-                       "sees none and the parameters never move")
+        raise Mismatch(msg("ch07.train.late"))
     for name, g, w in zip(("weight", "bias"), got, _reference_params(seed, "first")):
-        compare_tensors(g, w, f"the trained {name}", rtol=1e-5, atol=1e-7)
+        compare_tensors(g, w, msg("ch07.train.name", name=name), rtol=1e-5, atol=1e-7)
 
 
 def _count_steps(optimizer: Any) -> list:
@@ -182,7 +162,7 @@ def _count_steps(optimizer: Any) -> list:
     calls: list = []
     step = optimizer.step
 
-    def counted_step(*args, **kwargs):
+    def counted_step(*args: Any, **kwargs: Any) -> Any:
         calls.append(True)
         return step(*args, **kwargs)
 

@@ -12,6 +12,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import cuda, manual_seed, nn, randn
+from ..nn.functional import mse_loss
+from ..optim import SGD
+from ..random import get_rng_state, set_rng_state
+from ..tensor import Tensor
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -21,6 +26,7 @@ from ._common import (
     is_placeholder,
     to_numpy,
 )
+from .messages import msg
 
 _LR = 0.1
 
@@ -34,8 +40,6 @@ def _device_type(value: Any) -> str | None:
 @checker
 def check_pick_device(pick_device: Callable[[], Any]) -> None:
     """Exercise 8.1: ``pick_device()`` is "cuda" when ``ag.cuda.is_available()``, else "cpu"."""
-    from .. import cuda
-
     if is_placeholder(pick_device):
         raise NotAttempted
     original = cuda.is_available
@@ -49,24 +53,17 @@ def check_pick_device(pick_device: Callable[[], Any]) -> None:
     kinds = {available: _device_type(answer) for available, answer in answers.items()}
     for available, kind in kinds.items():
         if kind is None:
-            raise Mismatch(f"return the device as the string 'cuda' or 'cpu', got "
-                           f"{answers[available]!r}")
+            raise Mismatch(msg("ch08.pick.not_a_device", got=answers[available]))
     if kinds == {True: "cpu", False: "cpu"}:
-        raise Mismatch("you return 'cpu' even when ag.cuda.is_available() says a GPU is there: "
-                       "ask it each time the function runs")
+        raise Mismatch(msg("ch08.pick.always_cpu"))
     if kinds == {True: "cuda", False: "cuda"}:
-        raise Mismatch("without a GPU, 'cuda' fails at the first tensor you make: return 'cpu' "
-                       "when ag.cuda.is_available() is False")
+        raise Mismatch(msg("ch08.pick.always_cuda"))
     if kinds != {True: "cuda", False: "cpu"}:
-        raise Mismatch("the two answers are swapped: 'cuda' when a GPU is available, 'cpu' "
-                       "when it is not")
+        raise Mismatch(msg("ch08.pick.swapped"))
 
 
-def _problem(seed: int):
+def _problem(seed: int) -> tuple[Any, Any, Any, str]:
     """A Linear(3, 2) on the best device, one batch on the CPU, without touching the global RNG."""
-    from .. import cuda, manual_seed, nn, randn
-    from ..random import get_rng_state, set_rng_state
-
     device = "cuda" if cuda.is_available() else "cpu"
     state = get_rng_state()
     try:
@@ -79,9 +76,6 @@ def _problem(seed: int):
 
 
 def _reference(seed: int) -> tuple[float, list]:
-    from ..nn.functional import mse_loss
-    from ..optim import SGD
-
     model, xb, yb, device = _problem(seed)
     optimizer = SGD(model.parameters(), lr=_LR)
     optimizer.zero_grad()
@@ -99,13 +93,11 @@ class _WatchMoves:
         self.moves: list = [[] for _ in watched]
 
     def __enter__(self) -> _WatchMoves:
-        from ..tensor import Tensor
-
         self._own = "to" in Tensor.__dict__
         self._original = Tensor.to
         original, ids, moves = self._original, self.ids, self.moves
 
-        def to(tensor, *args, **kwargs):
+        def to(tensor: Any, *args: Any, **kwargs: Any) -> Any:
             if id(tensor) in ids:
                 target = kwargs.get("device", args[0] if args else None)
                 moves[ids[id(tensor)]].append(_device_type(getattr(target, "device", target)))
@@ -115,8 +107,6 @@ class _WatchMoves:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        from ..tensor import Tensor
-
         if self._own:
             Tensor.to = self._original
         else:
@@ -127,9 +117,6 @@ class _WatchMoves:
 def check_train_step(train_step: Callable[..., Any]) -> None:
     """Exercise 8.2: ``train_step(model, optimizer, xb, yb)`` moves the batch to the model's
     device, does one step of mean-squared-error training and returns the loss as a float."""
-    from ..nn.functional import mse_loss
-    from ..optim import SGD
-
     if is_placeholder(train_step):
         raise NotAttempted
     seed = int(np.random.default_rng().integers(2**30))
@@ -140,24 +127,18 @@ def check_train_step(train_step: Callable[..., Any]) -> None:
             loss = call_learner(train_step, model, optimizer, xb, yb, mse_loss)
     except RuntimeError as err:
         if "Expected all tensors to be on the same device" in str(err):
-            raise Mismatch("the batch is still on the CPU while the model is on the GPU: move "
-                           "xb and yb to the model's device first") from err
+            raise Mismatch(msg("ch08.step.wrong_device")) from err
         raise
     want_loss, want_params = _reference(seed)
     for name, moves in zip(("xb", "yb"), watch.moves):
         if device not in moves:
-            raise Mismatch(f"{name} is never moved to the model's device: on a GPU machine "
-                           "this step would fail. Call .to(...) with the device of the model's "
-                           "parameters (it costs nothing when the tensor is already there)")
+            raise Mismatch(msg("ch08.step.not_moved", name=name))
     if not isinstance(loss, float):
-        what = type(loss).__name__
-        raise Mismatch(f"return the loss as a Python number (loss.item()), not a {what}: a "
-                       "tensor would keep its graph, and on a GPU its memory, alive")
+        raise Mismatch(msg("ch08.step.not_float", type=type(loss).__name__))
     got = [to_numpy(p) for p in model.parameters()]
     if all(np.allclose(g, to_numpy(p)) for g, p in zip(got, _problem(seed)[0].parameters())):
-        raise Mismatch("the parameters did not move: after backward(), call optimizer.step()")
+        raise Mismatch(msg("ch08.step.no_step"))
     if not np.isclose(loss, want_loss, rtol=1e-5):
-        raise Mismatch(f"the loss you return, {loss:.6g}, is not the batch's mean squared error "
-                       f"before the step, {want_loss:.6g}")
+        raise Mismatch(msg("ch08.step.loss", got=loss, want=want_loss))
     for name, g, w in zip(("weight", "bias"), got, want_params):
-        compare_tensors(g, w, f"the {name} after your step", rtol=1e-5, atol=1e-7)
+        compare_tensors(g, w, msg("ch08.step.name", name=name), rtol=1e-5, atol=1e-7)

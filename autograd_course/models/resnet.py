@@ -12,6 +12,7 @@ which is what lets networks this deep train.
 from __future__ import annotations
 
 from .. import nn
+from ..serialization import load
 
 
 def conv3x3(in_planes: int, out_planes: int, stride: int = 1) -> nn.Conv2d:
@@ -96,8 +97,6 @@ class ResNet(nn.Module):
 def _resnet(layers, weights, num_classes: int, **kwargs) -> ResNet:
     model = ResNet(BasicBlock, layers, num_classes=num_classes, **kwargs)
     if weights is not None:
-        from ..serialization import load
-
         state = load(weights) if not hasattr(weights, "keys") else weights
         model.load_state_dict(state)
     return model

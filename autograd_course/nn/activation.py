@@ -5,6 +5,7 @@ Without them a stack of linear layers would collapse into one linear map."""
 
 from __future__ import annotations
 
+from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
@@ -17,7 +18,7 @@ class ReLU(Module):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:
@@ -27,14 +28,14 @@ class ReLU(Module):
 class Sigmoid(Module):
     """1 / (1 + e^-x): squashes to (0, 1)."""
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.sigmoid(input)
 
 
 class Tanh(Module):
     """tanh(x): squashes to (-1, 1)."""
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.tanh(input)
 
 
@@ -45,7 +46,7 @@ class Softmax(Module):
         super().__init__()
         self.dim = dim
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.softmax(input, self.dim)
 
     def extra_repr(self) -> str:
@@ -55,7 +56,7 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     """log(softmax(x)) computed stably; pair it with ``NLLLoss``."""
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.log_softmax(input, self.dim)
 
 
@@ -66,7 +67,7 @@ class LeakyReLU(Module):
         super().__init__()
         self.negative_slope, self.inplace = negative_slope, inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
@@ -80,7 +81,7 @@ class ELU(Module):
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
@@ -94,7 +95,7 @@ class GELU(Module):
         super().__init__()
         self.approximate = approximate
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.gelu(input, approximate=self.approximate)
 
     def extra_repr(self) -> str:
@@ -108,7 +109,7 @@ class SiLU(Module):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.silu(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
+from collections.abc import Iterable
 
+from ..tensor import Tensor
 from .module import Module, _addindent
 
 
@@ -23,7 +25,7 @@ class Sequential(Module):
     (a new ``Sequential``), item assignment and ``append``.
     """
 
-    def __init__(self, *args) -> None:
+    def __init__(self, *args: Module) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for name, module in args[0].items():
@@ -32,7 +34,7 @@ class Sequential(Module):
             for i, module in enumerate(args):
                 self.add_module(str(i), module)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         for module in self._modules.values():
             x = module(x)
         return x
@@ -70,7 +72,7 @@ class Sequential(Module):
         self.__dict__["_modules"] = {str(i): m for i, m in enumerate(modules)}
         return self
 
-    def extend(self, modules) -> Sequential:
+    def extend(self, modules: Iterable[Module]) -> Sequential:
         for module in modules:
             self.append(module)
         return self
@@ -79,7 +81,7 @@ class Sequential(Module):
 class ModuleList(Module):
     """A Python list of modules whose parameters the parent module can see."""
 
-    def __init__(self, modules=None) -> None:
+    def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()
         if modules is not None:
             self.extend(modules)
@@ -110,7 +112,7 @@ class ModuleList(Module):
         self.add_module(str(len(self)), module)
         return self
 
-    def extend(self, modules) -> ModuleList:
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
         for module in modules:
             self.append(module)
         return self
@@ -142,8 +144,8 @@ class ModuleList(Module):
 class Identity(Module):
     """Returns its input unchanged (any constructor arguments are ignored)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__()
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return x

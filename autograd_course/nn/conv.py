@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from .. import creation
+from .. import _backend, dtypes
 from ..ops.conv import conv2d_check, conv2d_geometry, pair
+from ..tensor import Tensor
 from . import functional as F
 from . import init
 from .module import Module, layer_error
-from .parameter import Parameter
+from .parameter import add_weight_and_bias
 
 
 class Conv2d(Module):
@@ -17,9 +18,11 @@ class Conv2d(Module):
     (``kaiming_uniform_(a=sqrt(5))``, fan_in = in_channels/groups · kh · kw).
     """
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
-                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
-                 device=None, dtype=None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, int],
+                 stride: int | tuple[int, int] = 1, padding: int | tuple[int, int] | str = 0,
+                 dilation: int | tuple[int, int] = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: str | _backend.device | None = None,
+                 dtype: dtypes.dtype | None = None) -> None:
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -40,18 +43,14 @@ class Conv2d(Module):
         self.padding = padding if isinstance(padding, str) else pair(padding)
         self.dilation, self.groups = pair(dilation), groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(creation.empty(out_channels, in_channels // groups,
-                                               *self.kernel_size, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, (out_channels, in_channels // groups, *self.kernel_size),
+                            bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         init.default_layer_init_(self.weight, self.bias)
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         batched = input if input.ndim != 3 else input.unsqueeze(0)
         stride, pads, dilation = conv2d_geometry(batched.shape, self.weight.shape, self.stride,
                                                  self.padding, self.dilation)

@@ -3,6 +3,7 @@ survivors by 1/(1-p), so the expected value is unchanged; in ``eval()`` mode do 
 
 from __future__ import annotations
 
+from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
@@ -14,7 +15,7 @@ class Dropout(Module):
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p, self.inplace = p, inplace
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:

@@ -7,23 +7,26 @@ names match (``AddmmBackward0``, ``ConvolutionBackward0``, ``NllLossBackward0``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import ops
-from ..ops.activation import elu, gelu, leaky_relu, log_softmax, silu, softmax
-from ..ops.conv import conv2d
-from ..ops.inplace import apply_inplace, check_inplace
-from ..ops.linalg import addmm
-from ..ops.loss import binary_cross_entropy_with_logits
-from ..ops.loss_extra import huber_loss, kl_div, smooth_l1_loss
-from ..ops.nn_ops import (
-    batch_norm,
+from ..ops.activation import elu, gelu, leaky_relu, silu
+from ..ops.batch_norm import batch_norm
+from ..ops.classification_loss import (
     binary_cross_entropy,
+    binary_cross_entropy_with_logits,
     cross_entropy,
-    dropout,
-    l1_loss,
-    mse_loss,
+    kl_div,
     nll_loss,
 )
+from ..ops.conv import conv2d
+from ..ops.dropout import dropout
+from ..ops.inplace import apply_inplace, check_inplace
+from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
+from ..ops.softmax import log_softmax, softmax
+from ..tensor import Tensor
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
@@ -40,7 +43,8 @@ def _dtype_name(t) -> str:
     return names.get(t.dtype.name, t.dtype.name.capitalize())
 
 
-def linear(input, weight, bias=None):  # noqa: A002  (PyTorch's argument name)
+# PyTorch's argument name
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y = x Wᵀ + b. A 2-d input is one ``addmm`` (PyTorch's ``AddmmBackward0``); other
     inputs are flattened to 2-d and back (``ViewBackward0``)."""
     if input._data.dtype != weight._data.dtype:
@@ -56,7 +60,7 @@ def linear(input, weight, bias=None):  # noqa: A002  (PyTorch's argument name)
     return addmm(bias, input, weight.t())
 
 
-def relu(input, inplace: bool = False):  # noqa: A002
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0). ``inplace=True`` overwrites ``input`` (and records ``ReluBackward0`` on it)."""
     if inplace:
         check_inplace(input)
@@ -64,18 +68,16 @@ def relu(input, inplace: bool = False):  # noqa: A002
     return ops.relu(input)
 
 
-def sigmoid(input):  # noqa: A002
+def sigmoid(input: Tensor) -> Tensor:
     return ops.sigmoid(input)
 
 
-def tanh(input):  # noqa: A002
+def tanh(input: Tensor) -> Tensor:
     return ops.tanh(input)
 
 
-def one_hot(tensor, num_classes: int = -1):
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Class indices -> rows of 0/1 (int64), e.g. to build a target for ``mse_loss``."""
-    import numpy as np
-
     idx = tensor._data
     if idx.dtype.kind not in "iu":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

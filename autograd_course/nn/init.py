@@ -31,7 +31,7 @@ def _gen(generator):
     return _random.default_generator if generator is None else generator
 
 
-def calculate_gain(nonlinearity: str, param=None) -> float:
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     """The factor that keeps activations' variance steady through ``nonlinearity``."""
     linear = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
               "conv_transpose3d")
@@ -71,12 +71,14 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0,
+             generator: _random.Generator | None = None) -> Tensor:
     """Fill with samples from U(a, b)."""
     return _write(tensor, _gen(generator).uniform(tuple(tensor.shape), tensor._data.dtype, a, b))
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
+            generator: _random.Generator | None = None) -> Tensor:
     """Fill with samples from N(mean, std²)."""
     return _write(tensor, _gen(generator).normal(tuple(tensor.shape), tensor._data.dtype,
                                                  mean, std))
@@ -97,7 +99,8 @@ def ones_(tensor: Tensor) -> Tensor:
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
-                     nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
+                     nonlinearity: str = "leaky_relu",
+                     generator: _random.Generator | None = None) -> Tensor:
     """U(-bound, bound) with bound = gain·sqrt(3 / fan): the default for Linear and Conv2d
     (with ``a = sqrt(5)``, which works out to bound = 1/sqrt(fan_in))."""
     fan = _calculate_correct_fan(tensor, mode)
@@ -107,14 +110,16 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
-                    nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
+                    nonlinearity: str = "leaky_relu",
+                    generator: _random.Generator | None = None) -> Tensor:
     """N(0, std²) with std = gain / sqrt(fan) (torchvision's ResNet uses fan_out, relu)."""
     fan = _calculate_correct_fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     return normal_(tensor, 0.0, std, generator)
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0,
+                    generator: _random.Generator | None = None) -> Tensor:
     """U(-a, a) with a = gain·sqrt(6 / (fan_in + fan_out)) (Glorot, for tanh/sigmoid nets)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -122,7 +127,8 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor
     return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0,
+                   generator: _random.Generator | None = None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return normal_(tensor, 0.0, std, generator)

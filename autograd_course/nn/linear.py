@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from .. import creation
+from .. import _backend, dtypes
+from ..tensor import Tensor
 from . import functional as F
 from . import init
 from .module import Module, layer_error
-from .parameter import Parameter
+from .parameter import add_weight_and_bias
 
 
 class Linear(Module):
@@ -17,22 +18,18 @@ class Linear(Module):
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
-                 device=None, dtype=None) -> None:
+                 device: str | _backend.device | None = None,
+                 dtype: dtypes.dtype | None = None) -> None:
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty(out_features, in_features, device=device,
-                                               dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, (out_features, in_features), bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         init.default_layer_init_(self.weight, self.bias)
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         if input.ndim == 0 or input.shape[-1] != self.in_features:
             rows = input.numel() // input.shape[-1] if input.ndim and input.shape[-1] else 1
             cols = input.shape[-1] if input.ndim else 1
@@ -56,7 +53,7 @@ class Flatten(Module):
         super().__init__()
         self.start_dim, self.end_dim = start_dim, end_dim
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:

@@ -6,6 +6,7 @@ A class ``weight`` is kept as a buffer, as in PyTorch, so it moves with ``.to(de
 
 from __future__ import annotations
 
+from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
@@ -25,37 +26,38 @@ class _WeightedLoss(_Loss):
 class MSELoss(_Loss):
     """mean((input - target)²)."""
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
     """mean(|input - target|)."""
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class NLLLoss(_WeightedLoss):
     """-log-probability of the right class (input: log-probabilities, e.g. LogSoftmax)."""
 
-    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean") -> None:
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+                 reduction: str = "mean") -> None:
         super().__init__(weight, reduction)
         self.ignore_index = ignore_index
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
     """log_softmax + NLLLoss: takes raw scores (logits) and class indices."""
 
-    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean",
-                 label_smoothing: float = 0.0) -> None:
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
         super().__init__(weight, reduction)
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction,
                                self.label_smoothing)
 
@@ -63,19 +65,20 @@ class CrossEntropyLoss(_WeightedLoss):
 class BCELoss(_WeightedLoss):
     """Binary cross entropy on probabilities in [0, 1]."""
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, self.weight, self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
     """Sigmoid + binary cross entropy in one numerically stable step (takes logits)."""
 
-    def __init__(self, weight=None, reduction: str = "mean", pos_weight=None) -> None:
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
         super().__init__(reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   reduction=self.reduction,
                                                   pos_weight=self.pos_weight)
@@ -88,29 +91,29 @@ class HuberLoss(_Loss):
         super().__init__(reduction)
         self.delta = delta
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
 class SmoothL1Loss(_Loss):
     """½d²/β for |d| < β, |d| - ½β beyond: the Huber curve divided by β."""
 
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
-                 beta: float = 1.0) -> None:
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", beta: float = 1.0) -> None:
         super().__init__(reduction)
         self.beta = beta
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class KLDivLoss(_Loss):
     """Σ target · (log target - input), with ``input`` log-probabilities."""
 
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
-                 log_target: bool = False) -> None:
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", log_target: bool = False) -> None:
         super().__init__(reduction)
         self.log_target = log_target
 
-    def forward(self, input, target):  # noqa: A002
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

@@ -12,6 +12,9 @@ Walks over the module tree use an explicit stack (never recursion), like the aut
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 from .. import _messages
 from ..tensor import Tensor
 from ..tensor_base import RemovableHandle
@@ -37,7 +40,7 @@ class Module(ModuleState):
 
     training: bool
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         if args or kwargs:
             raise TypeError(
                 f"{type(self).__name__}.__init__() takes no arguments")
@@ -51,11 +54,11 @@ class Module(ModuleState):
         set_(self, "_forward_pre_hooks", [])
 
     # --- calling --------------------------------------------------------------------------
-    def forward(self, *args, **kwargs):
+    def forward(self, *args: object, **kwargs: object) -> Any:
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: object, **kwargs: object) -> Any:
         """Run the pre-hooks, ``forward``, then the hooks (which may replace the output)."""
         for hook in list(self._forward_pre_hooks):
             result = hook(self, args)
@@ -68,12 +71,12 @@ class Module(ModuleState):
                 output = result
         return output
 
-    def register_forward_hook(self, hook):
+    def register_forward_hook(self, hook: Callable[..., object]) -> RemovableHandle:
         """``hook(module, inputs, output)`` after each forward; e.g. to look at activations."""
         self._forward_hooks.append(hook)
         return RemovableHandle(self._forward_hooks, hook)
 
-    def register_forward_pre_hook(self, hook):
+    def register_forward_pre_hook(self, hook: Callable[..., object]) -> RemovableHandle:
         """``hook(module, inputs)`` before each forward; may return replacement inputs."""
         self._forward_pre_hooks.append(hook)
         return RemovableHandle(self._forward_pre_hooks, hook)
@@ -137,7 +140,7 @@ class Module(ModuleState):
                 return
         object.__delattr__(self, name)
 
-    def register_parameter(self, name: str, param) -> None:
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add a parameter (or ``None``: a declared but absent one, like ``bias=False``)."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
@@ -152,7 +155,7 @@ class Module(ModuleState):
                 "be created explicitly.")
         self._parameters[name] = param
 
-    def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Add state that is saved in ``state_dict`` (if persistent) but not learned."""
         _check_name(name, "buffer")
         if tensor is not None and not isinstance(tensor, Tensor):
@@ -166,7 +169,7 @@ class Module(ModuleState):
         else:
             self._non_persistent_buffers.add(name)
 
-    def add_module(self, name: str, module) -> None:
+    def add_module(self, name: str, module: Module | None) -> None:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
         _check_name(name, "module")
@@ -175,7 +178,8 @@ class Module(ModuleState):
     register_module = add_module
 
     # --- walking the tree -------------------------------------------------------------------
-    def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
+    def named_modules(self, memo: set[Module] | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
         """Every module in the tree (this one first), depth first, in definition order."""
         seen = set() if memo is None else memo
         stack = [(prefix, self)]
@@ -190,18 +194,18 @@ class Module(ModuleState):
                         for key, child in module._modules.items() if child is not None]
             stack.extend(reversed(children))
 
-    def modules(self):
+    def modules(self) -> Iterator[Module]:
         for _, module in self.named_modules():
             yield module
 
-    def named_children(self):
+    def named_children(self) -> Iterator[tuple[str, Module]]:
         seen = set()
         for name, module in self._modules.items():
             if module is not None and id(module) not in seen:
                 seen.add(id(module))
                 yield name, module
 
-    def children(self):
+    def children(self) -> Iterator[Module]:
         for _, module in self.named_children():
             yield module
 
@@ -218,19 +222,19 @@ class Module(ModuleState):
                 yield (f"{module_prefix}.{name}" if module_prefix else name), value
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
-                         remove_duplicate: bool = True):
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """``(dotted_name, parameter)`` pairs, e.g. ``('layer1.0.conv1.weight', ...)``."""
         return self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
-    def parameters(self, recurse: bool = True):
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         for _, param in self.named_parameters(recurse=recurse):
             yield param
 
     def named_buffers(self, prefix: str = "", recurse: bool = True,
-                      remove_duplicate: bool = True):
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         return self._named_members("_buffers", prefix, recurse, remove_duplicate)
 
-    def buffers(self, recurse: bool = True):
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
@@ -250,7 +254,7 @@ class Module(ModuleState):
             raise AttributeError(f"{module._get_name()} has no parameter `{name}`")
         return module._parameters[name]
 
-    def apply(self, fn) -> Module:
+    def apply(self, fn: Callable[[Module], object]) -> Module:
         """Call ``fn`` on every sub-module, children before parents (e.g. custom init)."""
         order, stack = [], [self]
         while stack:  # pre-order, last child first; reversed, that is children-first order
@@ -328,6 +332,6 @@ def _check_name(name: str, kind: str) -> None:
         raise KeyError(f'{kind} name can\'t be empty string ""')
 
 
-def layer_error(layer: Module, message: str, kind=RuntimeError) -> Exception:
+def layer_error(layer: Module, message: str, kind: type[Exception] = RuntimeError) -> Exception:
     """An input error that names the layer first: ``Linear(in_features=5, ...): <message>``."""
     return kind(f"{layer!r}: {message}")

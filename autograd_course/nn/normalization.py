@@ -48,10 +48,10 @@ class _BatchNorm(Module):
             self.running_var.fill_(1)
             self.num_batches_tracked.zero_()
 
-    def _check_input_dim(self, input) -> None:  # noqa: A002
+    def _check_input_dim(self, input) -> None:
         raise NotImplementedError
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input):
         self._check_input_dim(input)
         if input.shape[1] != self.num_features:
             raise layer_error(
@@ -82,7 +82,7 @@ class _BatchNorm(Module):
 class BatchNorm1d(_BatchNorm):
     """Batch norm over (N, C) or (N, C, L) inputs."""
 
-    def _check_input_dim(self, input) -> None:  # noqa: A002
+    def _check_input_dim(self, input) -> None:
         if input.ndim not in (2, 3):
             raise layer_error(self, f"expected 2D or 3D input (got {input.ndim}D input)",
                               ValueError)
@@ -91,6 +91,6 @@ class BatchNorm1d(_BatchNorm):
 class BatchNorm2d(_BatchNorm):
     """Batch norm over (N, C, H, W) inputs: one mean and variance per channel."""
 
-    def _check_input_dim(self, input) -> None:  # noqa: A002
+    def _check_input_dim(self, input) -> None:
         if input.ndim != 4:
             raise layer_error(self, f"expected 4D input (got {input.ndim}D input)", ValueError)

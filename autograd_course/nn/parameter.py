@@ -7,10 +7,15 @@ assigning one to a module attribute (``self.weight = Parameter(...)``) registers
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from .. import _backend
+from .. import _backend, creation, dtypes
 from ..tensor import Tensor
+
+if TYPE_CHECKING:  # for the type hints only (module.py imports this file)
+    from .module import Module
 
 
 class Parameter(Tensor):
@@ -19,7 +24,7 @@ class Parameter(Tensor):
     ``Parameter(t)`` shares ``t``'s memory (no copy), as in PyTorch.
     """
 
-    def __init__(self, data=None, requires_grad: bool = True) -> None:
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
             array, device = np.empty(0, dtype=np.float32), _backend.CPU
         elif isinstance(data, Tensor):
@@ -43,3 +48,17 @@ class Parameter(Tensor):
 def _rebuild_parameter(array, device, requires_grad) -> Parameter:
     dev = _backend.as_device(device)
     return Parameter(Tensor._wrap(_backend.to_device(array, dev), dev), requires_grad)
+
+
+def add_weight_and_bias(module: Module, weight_shape: tuple[int, ...], bias: bool,
+                        device: str | _backend.device | None = None,
+                        dtype: dtypes.dtype | None = None) -> None:
+    """The parameter block ``Linear`` and ``Conv2d`` share: ``module.weight`` of shape
+    ``weight_shape``, and ``module.bias`` with one entry per output (``weight_shape[0]``), or
+    ``None`` registered in its place when ``bias=False``. Both are left uninitialised: the
+    layer's ``reset_parameters()`` fills them."""
+    module.weight = Parameter(creation.empty(*weight_shape, device=device, dtype=dtype))
+    if bias:
+        module.bias = Parameter(creation.empty(weight_shape[0], device=device, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..tensor import Tensor
 from . import functional as F
 from .module import Module, layer_error
 
@@ -16,8 +17,10 @@ def _check_4d(layer, x) -> None:
 class MaxPool2d(Module):
     """The largest value in each ``kernel_size`` window (stride defaults to the kernel)."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
-                 return_indices: bool = False, ceil_mode: bool = False) -> None:
+    def __init__(self, kernel_size: int | tuple[int, int],
+                 stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
+                 dilation: int | tuple[int, int] = 1, return_indices: bool = False,
+                 ceil_mode: bool = False) -> None:
         super().__init__()
         if return_indices:
             raise NotImplementedError("MaxPool2d(return_indices=True) is not implemented")
@@ -26,7 +29,7 @@ class MaxPool2d(Module):
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         _check_4d(self, input)
         return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                             self.ceil_mode)
@@ -39,15 +42,17 @@ class MaxPool2d(Module):
 class AvgPool2d(Module):
     """The mean of each ``kernel_size`` window."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-                 count_include_pad: bool = True, divisor_override=None) -> None:
+    def __init__(self, kernel_size: int | tuple[int, int],
+                 stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True,
+                 divisor_override: int | None = None) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.ceil_mode = padding, ceil_mode
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         _check_4d(self, input)
         return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad, self.divisor_override)
@@ -60,11 +65,11 @@ class AdaptiveAvgPool2d(Module):
     """Average pooling to a fixed ``output_size`` whatever the input size (ResNet's head
     uses (1, 1): one mean per channel)."""
 
-    def __init__(self, output_size) -> None:
+    def __init__(self, output_size: int | tuple[int, int]) -> None:
         super().__init__()
         self.output_size = output_size
 
-    def forward(self, input):  # noqa: A002
+    def forward(self, input: Tensor) -> Tensor:
         if input.ndim not in (3, 4):
             raise layer_error(self, f"Expected 3D or 4D tensor, but got {list(input.shape)}")
         return F.adaptive_avg_pool2d(input, self.output_size)

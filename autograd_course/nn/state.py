@@ -8,6 +8,7 @@ in place, so parameters keep their identity (an optimizer holding them stays val
 from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -42,7 +43,8 @@ class ModuleState:
                 if buf is not None and name not in module._non_persistent_buffers:
                     yield dot + name, module, name, "_buffers"
 
-    def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):
+    def state_dict(self, destination: dict | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> dict[str, Tensor]:
         """An ordered ``{name: tensor}`` of every parameter and persistent buffer.
 
         The tensors share memory with the module's (detached, unless ``keep_vars``).
@@ -53,7 +55,8 @@ class ModuleState:
             out[key] = value if keep_vars else value.detach()
         return out
 
-    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+    def load_state_dict(self, state_dict: Mapping[str, Tensor], strict: bool = True,
+                        assign: bool = False) -> object:
         """Copy values into this module's parameters and buffers, by name.
 
         Values may be our tensors or NumPy arrays. With ``strict`` (the default) missing and
@@ -118,7 +121,7 @@ class ModuleState:
                     module._buffers[name] = fn(buf)
         return self
 
-    def to(self, *args, **kwargs) -> ModuleState:
+    def to(self, *args: object, **kwargs: object) -> ModuleState:
         """``to(device)``, ``to(dtype)`` or both; only floating point tensors change dtype."""
         device, dtype = kwargs.get("device"), kwargs.get("dtype")
         for arg in args:
@@ -149,6 +152,6 @@ class ModuleState:
     def cpu(self) -> ModuleState:
         return self.to("cpu")
 
-    def cuda(self, device=None) -> ModuleState:
+    def cuda(self, device: str | _backend.device | None = None) -> ModuleState:
         return self.to("cuda" if device is None else _backend.device("cuda", device))
 

@@ -1,12 +1,18 @@
 """Built-in differentiable operations, each a ``Function`` subclass like a learner's own.
 
 Grouped by kind: ``arithmetic`` (+ - * / **), ``unary`` (exp, log, tanh...), ``reduce``
-(sum, mean, max...), ``stats`` (var, std, norm), ``shape`` (views, casts), ``combine`` (cat,
-stack, where), ``indexing`` (``x[key]``), ``linalg`` (matmul), ``compare``, ``inplace`` and
-``loss``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
+(sum, mean, max, all...), ``stats`` (var, std, norm), ``shape`` (views, casts), ``combine``
+(cat, stack, where), ``indexing`` (``x[key]``), ``masking``, ``linalg`` (matmul), ``compare``,
+``rounding``, ``inplace``, and for neural networks ``activation``, ``softmax``,
+``classification_loss``, ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and
+``pool``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
+
+This file is the one list of them: ``__all__`` (every function imported here except
+``NOT_TOP_LEVEL``) is what ``import autograd_course as ag`` re-exports.
 """
 
 import warnings as _warnings
+from types import ModuleType as _ModuleType
 
 from ._util import is_tensor
 from .activation import elu, gelu, leaky_relu, silu
@@ -25,11 +31,10 @@ from .arithmetic import (
     subtract,
     true_divide,
 )
-from .combine import cat, concat, concatenate, stack, where
+from .classification_loss import binary_cross_entropy_with_logits, kl_div, xlogy
+from .combine import cat, concat, concatenate, stack
 from .compare import (
-    all,
     allclose,
-    any,
     bitwise_and,
     bitwise_not,
     bitwise_or,
@@ -54,10 +59,9 @@ from .compare import (
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv
-from .loss import binary_cross_entropy_with_logits
-from .loss_extra import huber_loss, kl_div, smooth_l1_loss, xlogy
-from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero
-from .reduce import amax, amin, argmax, argmin, max, mean, min, sum, sum_to_size
+from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
+from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, sum_to_size
+from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, remainder
 from .shape import (
     clone,
@@ -75,6 +79,7 @@ from .shape import (
     unsqueeze,
     view,
 )
+from .softmax import log_softmax, softmax
 from .stats import norm, std, var
 from .unary import abs, clamp, clip, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
 
@@ -90,4 +95,18 @@ def silence_numpy_warnings() -> None:
 
 silence_numpy_warnings()
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+# Used by the Tensor methods (x.view(2, 3), x.add_(y), x[key]...), nn.functional and the
+# package itself, but not offered as ``ag.<name>`` (most have no ``torch.<name>`` either:
+# torch.add_, torch.view, torch.numpy_t). ``ag.is_tensor`` is its own function.
+NOT_TOP_LEVEL = frozenset({
+    "add_", "bitwise_and", "bitwise_not", "bitwise_or", "clamp_", "contiguous", "copy_",
+    "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
+    "kl_div", "masked_fill_", "matrix_transpose", "mul_", "numpy_t", "setitem",
+    "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view", "zero_",
+})
+
+__all__ = sorted(
+    name for name, value in globals().items()
+    if not name.startswith("_") and not isinstance(value, _ModuleType)
+    and name not in NOT_TOP_LEVEL and name != "NOT_TOP_LEVEL"
+)

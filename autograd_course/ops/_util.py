@@ -4,18 +4,22 @@ broadcasting errors, and summing a broadcast gradient back to an input's shape."
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import dtypes
 from ..tensor_base import TensorBase
 
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
-def is_tensor(value) -> bool:
+
+def is_tensor(value: object) -> bool:
     return isinstance(value, TensorBase)
 
 
-def scalar_like(value, like):
+def scalar_like(value: float, like: Tensor) -> Tensor:
     """A Python number as a 0-d tensor next to ``like``, without upcasting it.
 
     PyTorch's rule: ``float32_tensor * 2.5`` stays float32; ``int_tensor * 2.5`` becomes the
@@ -33,7 +37,7 @@ def scalar_like(value, like):
     return like._new(array)
 
 
-def binary_operands(a, b):
+def binary_operands(a: Tensor | float, b: Tensor | float) -> tuple[Tensor, Tensor]:
     """Two operands as tensors of one dtype on one device, PyTorch's promotion rules."""
     if not isinstance(a, TensorBase):
         a = scalar_like(a, b)
@@ -65,7 +69,7 @@ _SCALAR_TYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "in
                  "bool": "Bool"}
 
 
-def scalar_type(t) -> str:
+def scalar_type(t: Tensor | np.dtype) -> str:
     """PyTorch's C++ name for a tensor's dtype, as its messages print it: Float, Long..."""
     name = str(t._data.dtype if is_tensor(t) else np.dtype(t))
     return _SCALAR_TYPES.get(name, name.capitalize())
@@ -75,7 +79,7 @@ def scalar_type(t) -> str:
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
-def promote_types(a, b) -> np.dtype:
+def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
     """PyTorch's ``promote_types`` for two dtypes.
 
     Categories rank bool < integer < float < complex. Across categories the higher one wins
@@ -105,7 +109,7 @@ def _combine(higher, lower):
     return higher
 
 
-def result_type(*operands) -> np.dtype:
+def result_type(*operands: Tensor | float | None) -> np.dtype:
     """The dtype PyTorch computes an op in, from its tensors, NumPy dtypes and Python numbers.
 
     Operands fall into three groups of falling priority: tensors with dimensions (and NumPy
@@ -134,7 +138,7 @@ def result_type(*operands) -> np.dtype:
     return _combine(dim, _combine(zero, number))
 
 
-def check_fits(value, dtype) -> None:
+def check_fits(value: float, dtype: np.dtype) -> None:
     """PyTorch's error for a Python int that a few ops (where, pow, clamp) must hold in an
     integer ``dtype`` and cannot (``+`` wraps around instead). Unsigned types also take
     values down to -2^(bits-1), as in PyTorch."""
@@ -147,7 +151,7 @@ def check_fits(value, dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
 
 
-def floating(x):
+def floating(x: Tensor) -> Tensor:
     """``x`` itself when it is floating point, else ``x`` cast to the default float type:
     what PyTorch's float functions (exp, log, sqrt, sin, tanh, sigmoid, /...) compute an
     integer or bool tensor in."""
@@ -156,18 +160,18 @@ def floating(x):
     return x.to(dtypes.default_float)
 
 
-def cast_to(dtype, *tensors) -> list:
+def cast_to(dtype: np.dtype, *tensors: Tensor) -> list:
     """The tensors (``None`` kept) cast to the NumPy ``dtype`` where they are not already."""
     target = dtypes.from_numpy(dtype)
     return [t if t is None or t._data.dtype == dtype else t.to(target) for t in tensors]
 
 
-def not_implemented(kernel: str, t) -> NotImplementedError:
+def not_implemented(kernel: str, t: Tensor | np.dtype) -> NotImplementedError:
     """PyTorch's error for a kernel that has no version for ``t``'s dtype."""
     return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type(t)}\'')
 
 
-def broadcast_error(a_shape, b_shape) -> RuntimeError:
+def broadcast_error(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> RuntimeError:
     """PyTorch's message for shapes that do not broadcast, naming both sizes."""
     na, nb = len(a_shape), len(b_shape)
     for i in range(1, max(na, nb) + 1):
@@ -182,14 +186,14 @@ def broadcast_error(a_shape, b_shape) -> RuntimeError:
     return RuntimeError(f"shapes {list(a_shape)} and {list(b_shape)} cannot be broadcast")
 
 
-def broadcast_shape(a_shape, b_shape):
+def broadcast_shape(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> tuple[int, ...]:
     try:
         return np.broadcast_shapes(a_shape, b_shape)
     except ValueError:
         raise broadcast_error(a_shape, b_shape) from None
 
 
-def sum_to(grad, shape):
+def sum_to(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Undo broadcasting: sum ``grad`` over the dimensions that were broadcast to reach it."""
     if grad._data.shape == shape:
         return grad
@@ -206,7 +210,7 @@ def normalize_dim(dim: int, ndim: int) -> int:
     return dim % max(ndim, 1)
 
 
-def view_of(x, array):
+def view_of(x: Tensor, array: np.ndarray) -> Tensor:
     """Wrap ``array``, the result of a view op on ``x``, as a tensor.
 
     When it shares ``x``'s memory (NumPy returned a view, as PyTorch would) it is a view:
@@ -225,7 +229,7 @@ def view_of(x, array):
     return out
 
 
-def same_device(*tensors) -> None:
+def same_device(*tensors: Tensor | None) -> None:
     """PyTorch's error when an op's tensors (``None`` skipped) are not all on one device."""
     first = None
     for t in tensors:
@@ -238,3 +242,20 @@ def same_device(*tensors) -> None:
                 "Expected all tensors to be on the same device, but found at least two devices, "
                 f"{first} and {t._device}!"
             )
+
+
+def check_reduction(reduction: str) -> None:
+    """PyTorch's error for a loss's ``reduction`` other than 'mean', 'sum' or 'none'."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def reduce_loss(loss: np.ndarray, reduction: str) -> np.ndarray:
+    """A loss per element, reduced as asked: its mean, its sum, or (``'none'``) as it is."""
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")

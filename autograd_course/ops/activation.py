@@ -9,13 +9,16 @@ with tensor operations so that even third derivatives work.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from .. import _backend
 from ..autograd.function import Function
 from .inplace import _snapshot as snapshot
 from .inplace import apply_inplace, check_inplace
-from .nn_ops import log_softmax as _log_softmax
-from .nn_ops import softmax as _softmax
+
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _TANH_K = math.sqrt(2.0 / math.pi)  # GELU's tanh approximation: tanh(k (x + c x³))
@@ -241,18 +244,6 @@ class Silu(Function):
         return grad * (s * (1.0 + x * (1.0 - s)))
 
 
-# --- softmax with dtype= ----------------------------------------------------------------------
-def softmax(x, dim=None, _stacklevel: int = 3, dtype=None):
-    """e^x / Σ e^x along ``dim``; ``dtype=`` casts the input first (``ToCopyBackward0``),
-    which PyTorch recommends against overflow in float16."""
-    return _softmax(x if dtype is None else x.to(dtype), dim)
-
-
-def log_softmax(x, dim=None, _stacklevel: int = 3, dtype=None):
-    """x - log Σ e^x along ``dim``; ``dtype=`` casts the input first."""
-    return _log_softmax(x if dtype is None else x.to(dtype), dim)
-
-
 # --- the functions ----------------------------------------------------------------------------
 def _check_float(x, name: str) -> None:
     if x._data.dtype.kind not in "fc":
@@ -272,7 +263,7 @@ def _result(x, out, inplace: bool):
     return apply_inplace(x, out)
 
 
-def leaky_relu(x, negative_slope: float = 0.01, inplace: bool = False):
+def leaky_relu(x: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x for x > 0, ``negative_slope``·x otherwise: a ReLU whose negative side still learns."""
     _check_float(x, "leaky_relu_cpu")
     if inplace:
@@ -285,7 +276,7 @@ def leaky_relu(x, negative_slope: float = 0.01, inplace: bool = False):
     return LeakyRelu.apply(x, negative_slope)
 
 
-def elu(x, alpha: float = 1.0, inplace: bool = False):
+def elu(x: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x for x > 0, α(eˣ - 1) otherwise: smooth at 0 when α = 1, and tends to -α."""
     _check_float(x, "elu_cpu")
     if inplace:
@@ -293,7 +284,7 @@ def elu(x, alpha: float = 1.0, inplace: bool = False):
     return Elu.apply(x, alpha)
 
 
-def gelu(x, approximate: str = "none"):
+def gelu(x: Tensor, approximate: str = "none") -> Tensor:
     """x Φ(x): each input weighted by how likely a standard normal is below it (BERT, GPT)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -301,7 +292,7 @@ def gelu(x, approximate: str = "none"):
     return Gelu.apply(x, approximate)
 
 
-def silu(x, inplace: bool = False):
+def silu(x: Tensor, inplace: bool = False) -> Tensor:
     """x σ(x), also called swish."""
     _check_float(x, "silu_cpu")
     if inplace:  # Silu saves its input: give it a copy, since x is about to be overwritten

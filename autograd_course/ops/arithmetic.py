@@ -7,6 +7,8 @@ derivative with tensor operations (so ``create_graph=True`` can differentiate it
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .. import dtypes
@@ -15,12 +17,17 @@ from ._util import (
     binary_operands,
     broadcast_error,
     check_fits,
-    floating,
     is_tensor,
     not_implemented,
     result_type,
     sum_to,
 )
+from .combine import where
+from .out_arg import write_out
+from .rounding import div_rounded
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _elementwise(fn, a, b, alpha=1):
@@ -41,6 +48,15 @@ def _keep_number(ctx, b) -> None:
         ctx.constants = {1: b._data}
 
 
+def _add_or_sub(ctx, ufunc, a, b, alpha, b_factor):
+    """The forward of Add and Sub: ``ufunc(a, alpha·b)``, keeping on ctx what their shared
+    backward needs: the input shapes, alpha, and d/db (``b_factor``: alpha, or -alpha)."""
+    ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
+    ctx.alpha, ctx.b_factor = alpha, b_factor
+    _keep_number(ctx, b)
+    return a._new(_elementwise(ufunc, a, b, alpha))
+
+
 class Add(Function):
     """out = a + alpha·b;  d/da = 1, d/db = alpha."""
 
@@ -48,49 +64,30 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
-        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
-        _keep_number(ctx, b)
-        if alpha != 1:
-            return a._new(_elementwise(np.add, a, b, alpha))
-        return a._new(_elementwise(np.add, a, b))
+        return _add_or_sub(ctx, np.add, a, b, alpha, alpha)
 
     @staticmethod
     def backward(ctx, grad):
-        a_shape, b_shape = ctx.a_shape, ctx.b_shape
         need_a, need_b = ctx.needs_input_grad[:2]
-        alpha = ctx.alpha
+        grad_a = sum_to(grad, ctx.a_shape) if need_a else None
         grad_b = None
         if need_b:
-            grad_b = sum_to(grad if alpha == 1 else grad * alpha, b_shape)
-        grads = (sum_to(grad, a_shape) if need_a else None), grad_b
-        return grads if alpha == 1 else grads + (None,)  # alpha: a third input, no gradient
+            factor = ctx.b_factor
+            grad_b = grad if factor == 1 else -grad if factor == -1 else grad * factor
+            grad_b = sum_to(grad_b, ctx.b_shape)
+        if ctx.alpha == 1:
+            return grad_a, grad_b
+        return grad_a, grad_b, None  # alpha: a third input, no gradient
 
 
-class Sub(Function):
-    """out = a - alpha·b;  d/da = 1, d/db = -alpha."""
+class Sub(Add):
+    """out = a - alpha·b;  d/da = 1, d/db = -alpha (the backward is Add's)."""
 
     node_name = "SubBackward0"
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
-        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
-        _keep_number(ctx, b)
-        if alpha != 1:
-            return a._new(_elementwise(np.subtract, a, b, alpha))
-        return a._new(_elementwise(np.subtract, a, b))
-
-    @staticmethod
-    def backward(ctx, grad):
-        a_shape, b_shape = ctx.a_shape, ctx.b_shape
-        need_a, need_b = ctx.needs_input_grad[:2]
-        alpha = ctx.alpha
-        grad_b = None
-        if need_b:
-            grad_b = sum_to(-grad if alpha == 1 else grad * -alpha, b_shape)
-        grads = (sum_to(grad, a_shape) if need_a else None), grad_b
-        return grads if alpha == 1 else grads + (None,)  # alpha: a third input, no gradient
+        return _add_or_sub(ctx, np.subtract, a, b, alpha, -alpha)
 
 
 class RsubScalar(Function):
@@ -114,9 +111,9 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
-        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         return a._new(_elementwise(np.multiply, a, b))
 
     @staticmethod
@@ -134,8 +131,8 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         return a._new(_elementwise(np.true_divide, a, b))
 
     @staticmethod
@@ -225,8 +222,6 @@ class Pow(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         a, b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         grad_a = grad_b = None
@@ -275,8 +270,6 @@ class RPowScalar(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         x, out = ctx.saved_tensors
         result = grad * (out * ctx.log_base)
         if ctx.base == 0:
@@ -291,16 +284,22 @@ def _check_alpha(a, alpha) -> None:
                            "point number.")
 
 
-def add(a, b, *, alpha=1):
+def add(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     """a + alpha·b, broadcasting; a Python number never upcasts a tensor's dtype."""
+    if out is not None:
+        return write_out(out, add, a, b, alpha=alpha)
     a, b = binary_operands(a, b)
     if alpha != 1:
         _check_alpha(a, alpha)
     return Add.apply(a, b, alpha) if alpha != 1 else Add.apply(a, b)
 
 
-def sub(a, b, *, alpha=1):
+def sub(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
+        out: Tensor | None = None) -> Tensor:
     """a - alpha·b, broadcasting."""
+    if out is not None:
+        return write_out(out, sub, a, b, alpha=alpha)
     a, b = binary_operands(a, b)
     if alpha != 1:
         _check_alpha(a, alpha)
@@ -311,7 +310,7 @@ def sub(a, b, *, alpha=1):
     return Sub.apply(a, b, alpha) if alpha != 1 else Sub.apply(a, b)
 
 
-def rsub(x, other, *, alpha=1):
+def rsub(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """other - alpha·x (what ``2 - x`` calls, recorded as PyTorch's ``RsubBackward1``)."""
     if is_tensor(other):
         return sub(other, x, alpha=alpha)
@@ -321,8 +320,10 @@ def rsub(x, other, *, alpha=1):
     return RsubScalar.apply(x, c._data)
 
 
-def mul(a, b):
+def mul(a: Tensor | float, b: Tensor | float, *, out: Tensor | None = None) -> Tensor:
     """a · b, element-wise with broadcasting."""
+    if out is not None:
+        return write_out(out, mul, a, b)
     a, b = binary_operands(a, b)
     return Mul.apply(a, b)
 
@@ -331,8 +332,14 @@ def _to_float(*tensors):
     return tuple(t.to(dtypes.default_float) for t in tensors)
 
 
-def div(a, b):
-    """a / b: true division (integers give the default float dtype, as in PyTorch)."""
+def div(a: Tensor | float, b: Tensor | float, *, rounding_mode: str | None = None,
+        out: Tensor | None = None) -> Tensor:
+    """a / b: true division (integers give the default float dtype, as in PyTorch); with
+    ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (see ``rounding.py``)."""
+    if out is not None:
+        return write_out(out, div, a, b, rounding_mode=rounding_mode)
+    if rounding_mode is not None:
+        return div_rounded(a, b, rounding_mode)
     if not is_tensor(a):  # 2 / x is recorded by PyTorch as reciprocal(x) * 2
         (x,) = (b,) if b._data.dtype.kind in "fc" else _to_float(b)
         return mul(Reciprocal.apply(x), a)
@@ -342,7 +349,7 @@ def div(a, b):
     return Div.apply(a, b)
 
 
-def reciprocal(x):
+def reciprocal(x: Tensor) -> Tensor:
     """1 / x."""
     if x._data.dtype.kind not in "fc":
         (x,) = _to_float(x)
@@ -354,7 +361,7 @@ multiply = mul
 subtract = sub
 
 
-def neg(x):
+def neg(x: Tensor) -> Tensor:
     if x._data.dtype.kind == "b":
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
@@ -365,9 +372,12 @@ def neg(x):
 negative = neg
 
 
-def pow(x, exponent):  # noqa: A001  (PyTorch's name)
+# PyTorch's name
+def pow(x: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = None) -> Tensor:
     """x ** exponent, for a tensor x and a number or tensor exponent (or a number x), in
     the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5 float32)."""
+    if out is not None:
+        return write_out(out, pow, x, exponent)
     if not is_tensor(x):
         target = result_type(exponent, x)
         if target.kind == "b":
@@ -388,5 +398,3 @@ def pow(x, exponent):  # noqa: A001  (PyTorch's name)
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowScalar.apply(x, exponent)
 
-
-_ = floating

@@ -8,6 +8,8 @@ that was picked (the other side gets 0 there).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +25,10 @@ from ._util import (
     scalar_type,
 )
 from .indexing import Slice
+from .out_arg import write_out
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 class Cat(Function):
@@ -79,8 +85,10 @@ def _promoted(tensors):
     return cast_to(result_type(*tensors), *tensors)
 
 
-def cat(tensors, dim=0):
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Join tensors along an existing dim; every other dim must match."""
+    if out is not None:
+        return write_out(out, cat, tensors, dim)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
@@ -114,8 +122,10 @@ def cat(tensors, dim=0):
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0):
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Join equal-shaped tensors along a new dim."""
+    if out is not None:
+        return write_out(out, stack, tensors, dim)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -172,7 +182,7 @@ def _where_broadcast_error(*shapes):
     return broadcast_error(shapes[0], shapes[1])
 
 
-def where(condition, a, b):
+def where(condition: Tensor, a: Tensor | float, b: Tensor | float) -> Tensor:
     """Pick ``a`` where ``condition`` is True, else ``b`` (all three broadcast together)."""
     kind = condition._data.dtype
     if kind == np.uint8:

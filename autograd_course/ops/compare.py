@@ -3,10 +3,15 @@ has zero gradient almost everywhere), so they are plain functions, not ``Functio
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..autograd.function import Function
 from ._util import binary_operands, broadcast_error, is_tensor, not_implemented, scalar_type
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _compare(fn, a, b):
@@ -17,43 +22,43 @@ def _compare(fn, a, b):
         raise broadcast_error(a.shape, b.shape) from None
 
 
-def eq(a, b):
+def eq(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.equal, a, b)
 
 
-def ne(a, b):
+def ne(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.not_equal, a, b)
 
 
-def lt(a, b):
+def lt(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.less, a, b)
 
 
-def le(a, b):
+def le(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.less_equal, a, b)
 
 
-def gt(a, b):
+def gt(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.greater, a, b)
 
 
-def ge(a, b):
+def ge(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.greater_equal, a, b)
 
 
-def logical_and(a, b):
+def logical_and(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.logical_and, a, b)
 
 
-def logical_or(a, b):
+def logical_or(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.logical_or, a, b)
 
 
-def logical_xor(a, b):
+def logical_xor(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _compare(np.logical_xor, a, b)
 
 
-def logical_not(x):
+def logical_not(x: Tensor) -> Tensor:
     return x._new(x._xp.logical_not(x._data))
 
 
@@ -64,15 +69,15 @@ def _bitwise(fn, name, a, b):
     return _compare(fn, a, b)
 
 
-def bitwise_and(a, b):
+def bitwise_and(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _bitwise(np.bitwise_and, "bitwise_and", a, b)
 
 
-def bitwise_or(a, b):
+def bitwise_or(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _bitwise(np.bitwise_or, "bitwise_or", a, b)
 
 
-def bitwise_not(x):
+def bitwise_not(x: Tensor) -> Tensor:
     if x._data.dtype.kind == "f":
         # what ``~x`` (the common spelling) raises in PyTorch
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
@@ -80,43 +85,33 @@ def bitwise_not(x):
     return x._new(~x._data)
 
 
-def all(x, dim=None, keepdim=False):  # noqa: A001
-    """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
-    out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
-    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
-
-
-def any(x, dim=None, keepdim=False):  # noqa: A001
-    """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
-    out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
-    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
-
-
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(a: Tensor | float, b: Tensor | float, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
     if is_tensor(a) and is_tensor(b) and a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{scalar_type(a)} did not match {scalar_type(b)}")
     a, b = binary_operands(a, b)
     return a._new(a._xp.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+def allclose(a: Tensor | float, b: Tensor | float, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
 
 
-def equal(a, b) -> bool:
+def equal(a: Tensor | float, b: Tensor | float) -> bool:
     """True when both tensors have the same shape and the same values."""
     return a.shape == b.shape and bool((a._data == b._data).all())
 
 
-def isnan(x):
+def isnan(x: Tensor) -> Tensor:
     return x._new(x._xp.isnan(x._data))
 
 
-def isinf(x):
+def isinf(x: Tensor) -> Tensor:
     return x._new(x._xp.isinf(x._data))
 
 
-def isfinite(x):
+def isfinite(x: Tensor) -> Tensor:
     return x._new(x._xp.isfinite(x._data))
 
 
@@ -148,12 +143,12 @@ class Minimum(Maximum):
     _pick = staticmethod(np.minimum)
 
 
-def maximum(a, b):
+def maximum(a: Tensor | float, b: Tensor | float) -> Tensor:
     a, b = binary_operands(a, b)
     return Maximum.apply(a, b)
 
 
-def minimum(a, b):
+def minimum(a: Tensor | float, b: Tensor | float) -> Tensor:
     a, b = binary_operands(a, b)
     return Minimum.apply(a, b)
 

@@ -17,11 +17,19 @@ The backward pass is the same idea in reverse: ``dW = dOut · colsᵀ`` and
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import numpy as np
+
 from ..autograd.function import Function
 from ._util import same_device
 
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
-def pair(value) -> tuple:
+
+def pair(value: int | tuple[int, int]) -> tuple:
     """``3`` -> ``(3, 3)``; a pair stays a pair (PyTorch's ``_pair``)."""
     return (value, value) if isinstance(value, int) else tuple(value)
 
@@ -31,7 +39,8 @@ def out_size(size: int, kernel: int, stride: int, pad_total: int, dilation: int)
     return (size + pad_total - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def windows(xp, data, kernel, stride, dilation, out_hw):
+def windows(xp: ModuleType, data: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
+            dilation: tuple[int, int], out_hw: tuple[int, int]) -> np.ndarray:
     """A view ``(N, C, kh, kw, Ho, Wo)`` of every kernel window of ``data`` (no copy).
 
     Moving one kernel tap down means moving ``dilation`` rows; moving one output position
@@ -45,7 +54,8 @@ def windows(xp, data, kernel, stride, dilation, out_hw):
         data, (n, c, kh, kw, ho, wo), (s_n, s_c, s_h * dh, s_w * dw, s_h * sh, s_w * sw))
 
 
-def pad_array(xp, data, pads, value=0.0):
+def pad_array(xp: ModuleType, data: np.ndarray, pads: tuple[int, ...],
+              value: float = 0.0) -> np.ndarray:
     """Pad the last two dims by ``pads = (top, bottom, left, right)``."""
     if not any(pads):
         return data
@@ -53,7 +63,8 @@ def pad_array(xp, data, pads, value=0.0):
     return xp.pad(data, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
 
 
-def col2im(xp, dwin, padded_hw, stride, dilation):
+def col2im(xp: ModuleType, dwin: np.ndarray, padded_hw: tuple[int, int], stride: tuple[int, int],
+           dilation: tuple[int, int]) -> np.ndarray:
     """Add window gradients ``(N, C, kh, kw, Ho, Wo)`` back onto a padded image (the adjoint of
     ``windows``): overlapping windows add up. One slice-add per kernel tap."""
     n, c, kh, kw, ho, wo = dwin.shape
@@ -143,7 +154,10 @@ class ConvolutionGrad(FirstOrderOnly):
         return dx, dw, db
 
 
-def conv2d_geometry(x_shape, w_shape, stride, padding, dilation, groups=1):
+def conv2d_geometry(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                    stride: int | tuple[int, int], padding: int | tuple[int, int] | str,
+                    dilation: int | tuple[int, int],
+                    groups: int = 1) -> tuple[tuple[int, int], tuple[int, ...], tuple[int, int]]:
     """Stride, dilation and the four paddings as tuples; ``padding`` may be 'same' or 'valid'.
     Arguments PyTorch refuses get its errors (checked in its order)."""
     stride, dilation = pair(stride), pair(dilation)
@@ -176,7 +190,8 @@ def conv2d_geometry(x_shape, w_shape, stride, padding, dilation, groups=1):
     return stride, (ph, ph, pw, pw), dilation
 
 
-def conv2d_check(x, weight, bias, stride, pads, dilation, groups) -> str | None:
+def conv2d_check(x: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple[int, int],
+                 pads: tuple[int, ...], dilation: tuple[int, int], groups: int) -> str | None:
     """PyTorch's message for an input conv2d cannot take, or None when it is fine."""
     if x.ndim != 4:
         return ("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of "
@@ -212,7 +227,9 @@ def _name(t, case=str) -> str:
     return case(names.get(str(t._data.dtype), str(t._data.dtype)))
 
 
-def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, int] = 1,
+           padding: int | tuple[int, int] | str = 0, dilation: int | tuple[int, int] = 1,
+           groups: int = 1) -> Tensor:
     """PyTorch's ``F.conv2d``: (N, C, H, W) or unbatched (C, H, W) input."""
     same_device(x, weight, bias)
     if x._data.dtype.kind == "b":

@@ -15,11 +15,17 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import is_tensor, view_of
+from ._util import is_tensor, normalize_dim, view_of
+from .shape import Unsqueeze
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 class _Take(Function):
@@ -138,7 +144,7 @@ class CopySlices(IndexPut):
     node_name = "CopySlices"
 
 
-def scatter_into_zeros(grad, index, dim: int, shape):
+def scatter_into_zeros(grad: Tensor, index: np.ndarray, dim: int, shape: tuple[int, ...]) -> Tensor:
     """Zeros of ``shape`` holding ``grad`` at ``index`` along ``dim`` (``max(dim)``'s backward)."""
     xp, ndim = grad._xp, len(index.shape)
     # open grids, like np.indices(..., sparse=True) (which CuPy's indices does not offer)
@@ -234,10 +240,8 @@ def _check_advanced(array, dim: int, shape, ordinal: int) -> None:
                 )
 
 
-def getitem(x, key):
+def getitem(x: Tensor, key: object) -> Tensor:
     """``x[key]`` as PyTorch records it: select / slice / unsqueeze steps, then one index."""
-    from .shape import Unsqueeze
-
     xp = x._xp
     if isinstance(key, int) and not isinstance(key, bool):  # the common case, kept short
         return _select(x, 0, key, 0)
@@ -321,29 +325,27 @@ def _select(x, dim: int, index: int, position: int):
     return Select.apply(x, (slice(None),) * dim + (index, Ellipsis))
 
 
-def select(x, dim: int, index: int):
+def select(x: Tensor, dim: int, index: int) -> Tensor:
     """``x.select(dim, index)``: the same as ``x[:, ..., index]`` with ``index`` at ``dim``."""
-    from ._util import normalize_dim
-
     dim = normalize_dim(dim, x.ndim)
     return _select(x, dim, index, dim)
 
 
-def index_sources(key) -> tuple:
+def index_sources(key: object) -> tuple:
     """The tensors with dimensions in a key (index tensors and masks): an op that keeps
     their arrays for backward saves these, so changing one in place is caught."""
     parts = key if isinstance(key, tuple) else (key,)
     return tuple(p for p in parts if is_tensor(p) and p._data.ndim)
 
 
-def key_data(key, xp):
+def key_data(key: object, xp: ModuleType) -> object:
     """A key for NumPy-style writing (``x[key] = v``): tensors replaced by their arrays."""
     parts = key if isinstance(key, tuple) else (key,)
     converted = tuple(_convert(p, xp) for p in parts)
     return converted if isinstance(key, tuple) else converted[0]
 
 
-def is_view_key(key) -> bool:
+def is_view_key(key: object) -> bool:
     """Keys with an int, a slice that is not ``:``, or None write through a view of the tensor
     (PyTorch's 'a view of a leaf' and CopySlices cases)."""
     parts = key if isinstance(key, tuple) else (key,)
@@ -352,6 +354,6 @@ def is_view_key(key) -> bool:
                for p in parts)
 
 
-def is_whole_key(key) -> bool:
+def is_whole_key(key: object) -> bool:
     """``x[...] = v`` and ``x[()] = v`` write every element (PyTorch: fill_ or copy_)."""
     return key is Ellipsis or (isinstance(key, tuple) and all(p is Ellipsis for p in key))

@@ -13,11 +13,27 @@ bumped, and that is all.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
+from .arithmetic import add, div, mul, sub
+from .indexing import (
+    CopySlices,
+    IndexPut,
+    index_sources,
+    is_view_key,
+    is_whole_key,
+    key_data,
+)
+from .unary import clamp
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
+
 
 _OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -25,7 +41,7 @@ _OVERLAP_MESSAGE = (
 )
 
 
-def check_inplace(x, view: bool = False) -> None:
+def check_inplace(x: Tensor, view: bool = False) -> None:
     """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
     an ``expand``ed tensor, whose elements share memory (NumPy makes those read-only)."""
     if not getattr(x._data.flags, "writeable", True):
@@ -42,7 +58,7 @@ def check_inplace(x, view: bool = False) -> None:
         )
 
 
-def apply_inplace(x, result) -> object:
+def apply_inplace(x: Tensor, result: Tensor) -> object:
     """Write ``result`` (an op's output) into ``x``'s memory and make ``x`` stand for it."""
     if result._data.shape != x._data.shape:
         raise RuntimeError(
@@ -104,42 +120,33 @@ def _write_sum(x, other, alpha, ufunc: str) -> bool:
     return True
 
 
-def add_(x, other, *, alpha=1):
+def add_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x += alpha·other."""
-    from .arithmetic import add
-
     if _write_sum(x, other, alpha, "add"):
         return x
     return _inplace(x, lambda a, b: add(a, b, alpha=alpha), other, saves_input=False)
 
 
-def sub_(x, other, *, alpha=1):
+def sub_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x -= alpha·other."""
-    from .arithmetic import sub
-
     if _write_sum(x, other, alpha, "subtract"):
         return x
     return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other, saves_input=False)
 
 
-def mul_(x, other):
+def mul_(x: Tensor, other: Tensor | float) -> Tensor:
     """x *= other."""
-    from .arithmetic import mul
-
     return _inplace(x, mul, other)
 
 
-def div_(x, other):
+def div_(x: Tensor, other: Tensor | float) -> Tensor:
     """x /= other."""
-    from .arithmetic import div
-
     return _inplace(x, div, other)
 
 
-def clamp_(x, min=None, max=None):  # noqa: A002
+def clamp_(x: Tensor, min: float | Tensor | None = None,
+           max: float | Tensor | None = None) -> Tensor:
     """Clamp x into [min, max] in place."""
-    from .unary import clamp
-
     return _inplace(x, lambda a, _: clamp(a, min, max), None)
 
 
@@ -175,7 +182,7 @@ class FillTensor(Function):
         return grad._new(grad._xp.zeros_like(grad._data)), grad.sum()
 
 
-def fill_(x, value):
+def fill_(x: Tensor, value: Tensor | float) -> Tensor:
     """Set every element to ``value`` in place."""
     check_inplace(x)
     if not _recording(x, value):
@@ -192,7 +199,7 @@ def fill_(x, value):
     return apply_inplace(x, (Zero if value == 0 and type(value) is int else Fill).apply(x, value))
 
 
-def zero_(x):
+def zero_(x: Tensor) -> Tensor:
     """Set every element to 0 in place (what you do to ``.grad`` between steps)."""
     check_inplace(x)
     if not _recording(x):
@@ -233,7 +240,7 @@ def _check_broadcast(shape, src_shape) -> None:
         )
 
 
-def copy_(x, src):
+def copy_(x: Tensor, src: Tensor) -> Tensor:
     """Copy ``src``'s values into ``x`` (broadcasting, casting); gradients flow to ``src``."""
     check_inplace(x)
     if not is_tensor(src):
@@ -248,12 +255,10 @@ def copy_(x, src):
     return apply_inplace(x, Copy.apply(x, src))
 
 
-def setitem(x, key, value) -> None:
+def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     """``x[key] = value``. When autograd is watching, the write is recorded like PyTorch's:
     CopySlices for keys with ints and slices, IndexPutBackward0 for lists, tensors and masks,
     fill_/copy_ for ``x[...] = v``."""
-    from .indexing import CopySlices, IndexPut, index_sources, is_view_key, is_whole_key, key_data
-
     view = is_view_key(key)
     check_inplace(x, view=view)
     if not is_tensor(value):

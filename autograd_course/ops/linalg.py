@@ -3,10 +3,17 @@ graph shows the same nodes: a 1-d ``x @ W`` becomes unsqueeze → mm → squeeze
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, not_implemented, same_device, scalar_type
+from .out_arg import write_out
+from .shape import MatmulSqueeze
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _shape_error(a, b, shape_a=None):
@@ -157,21 +164,23 @@ class Addmm(Function):
                 *_mm_grads(ctx, grad, a, b, need_a, need_b))
 
 
-def mm(a, b):
+def mm(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix × matrix."""
+    if out is not None:
+        return write_out(out, mm, a, b)
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
     return matmul(a, b)
 
 
-def mv(a, x):
+def mv(a: Tensor, x: Tensor) -> Tensor:
     """Matrix × vector."""
     if a.ndim != 2 or x.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {x.ndim}")
     return matmul(a, x)
 
 
-def dot(x, y):
+def dot(x: Tensor, y: Tensor) -> Tensor:
     """Vector · vector."""
     if x.ndim != 1 or y.ndim != 1:
         raise RuntimeError(
@@ -182,7 +191,7 @@ def dot(x, y):
     return Dot.apply(x, y)
 
 
-def addmm(bias, a, b):
+def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
     same_device(bias, a, b)
     return Addmm.apply(bias, a, b)
 
@@ -224,15 +233,15 @@ def _batch_error(a_shape, b_shape) -> RuntimeError:
     )
 
 
-def matmul(a, b):
+def matmul(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix product with PyTorch's rules for 1-d, 2-d and batched operands.
 
     1-d @ 1-d is a dot product, 2-d @ 1-d a matrix-vector product, 1-d @ 2-d becomes
     unsqueeze → mm → squeeze (as in PyTorch's graph), 2-d @ 2-d is ``mm``; anything with more
     dims is a batched product whose leading dims broadcast.
     """
-    from .shape import MatmulSqueeze
-
+    if out is not None:
+        return write_out(out, matmul, a, b)
     for position, (name, t) in enumerate((("input", a), ("other", b)), start=1):
         if not is_tensor(t):
             raise TypeError(f"matmul(): argument '{name}' (position {position}) must be Tensor, "

@@ -7,10 +7,15 @@ same way: the positions m selects go to v (summed, v is one number), the others 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..autograd.function import Function
 from ._util import broadcast_shape, is_tensor, same_device, sum_to
 from .combine import where as choose
 from .inplace import apply_inplace, check_inplace, setitem
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _fill(x, mask, value, ctx):
@@ -59,7 +64,7 @@ class MaskedFillTensor(Function):
         return grad_x, None, grad_value
 
 
-def masked_fill(x, mask, value):
+def masked_fill(x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
     """A copy of ``x`` with ``value`` wherever the boolean ``mask`` is True."""
     if mask._data.dtype.kind != "b":
         raise RuntimeError(
@@ -75,7 +80,7 @@ def masked_fill(x, mask, value):
     return MaskedFill.apply(x, mask._data, value)
 
 
-def masked_fill_(x, mask, value):
+def masked_fill_(x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
     """``masked_fill`` written into ``x`` itself."""
     check_inplace(x)
     return apply_inplace(x, masked_fill(x, mask, value))
@@ -105,7 +110,8 @@ class IndexPutAccumulate(Function):
         return (grad if need_x else None), None, grad_value
 
 
-def index_put_(x, indices, values, accumulate: bool = False):
+def index_put_(x: Tensor, indices: tuple[Tensor, ...], values: Tensor,
+               accumulate: bool = False) -> Tensor:
     """``x[indices] = values`` (``accumulate=False``) or ``x[indices] += values`` where a
     repeated index adds every time (``accumulate=True``); ``indices`` is a tuple of tensors."""
     key = tuple(indices)
@@ -119,7 +125,7 @@ def index_put_(x, indices, values, accumulate: bool = False):
     return apply_inplace(x, IndexPutAccumulate.apply(x, array_key, values))
 
 
-def nonzero(x, *, as_tuple: bool = False):
+def nonzero(x: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     """The indices of the non-zero elements: an (n, ndim) int64 tensor, or one index tensor
     per dimension with ``as_tuple=True`` (what ``where(condition)`` returns)."""
     xp = x._xp
@@ -130,7 +136,8 @@ def nonzero(x, *, as_tuple: bool = False):
                   xp.zeros((0, 0), dtype="int64"))
 
 
-def where(condition, input=None, other=None):  # noqa: A002  (PyTorch's names)
+def where(condition: Tensor, input: Tensor | float | None = None,  # PyTorch's names
+          other: Tensor | float | None = None) -> Tensor | tuple[Tensor, ...]:
     """``where(cond, a, b)``: a where cond is True, else b. ``where(cond)`` alone: the
     indices where cond holds, one tensor per dimension (``nonzero(cond, as_tuple=True)``)."""
     if input is None and other is None:
@@ -138,6 +145,6 @@ def where(condition, input=None, other=None):  # noqa: A002  (PyTorch's names)
     return choose(condition, input, other)
 
 
-def argwhere(x):
+def argwhere(x: Tensor) -> Tensor:
     """Same as ``nonzero(x)``: one row of indices per non-zero element."""
     return nonzero(x)

@@ -9,9 +9,14 @@ resizes it).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..autograd import grad_mode
 from ._util import is_tensor
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _any_requires_grad(values) -> bool:
@@ -23,24 +28,30 @@ def _any_requires_grad(values) -> bool:
     return False
 
 
-def with_out(fn):
-    """``fn`` with an extra ``out=`` keyword that receives the result in place."""
-    name = fn.__name__
+def write_out(out: Tensor, fn: Callable[..., Tensor], *args: object, **kwargs: object) -> Tensor:
+    """``fn(*args, **kwargs)`` written into the existing tensor ``out``: what the ops that take
+    ``out=`` (``add``, ``exp``, ``matmul``...) do when it is given."""
+    if grad_mode.state.enabled and _any_requires_grad(args + tuple(kwargs.values())):
+        raise RuntimeError(
+            f"{fn.__name__}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
+    with grad_mode.no_grad():
+        result = fn(*args, **kwargs)
+        if result.shape == out.shape:
+            out.copy_(result.to(out.dtype))
+        else:
+            out.data = result.to(out.dtype)
+    return out
+
+
+def with_out(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``fn`` with an extra ``out=`` keyword that receives the result in place (for a function
+    of your own; the built-in ops take ``out=`` themselves)."""
 
     @functools.wraps(fn)
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        if grad_mode.state.enabled and _any_requires_grad(args + tuple(kwargs.values())):
-            raise RuntimeError(
-                f"{name}(): functions with out=... arguments don't support automatic "
-                "differentiation, but one of the arguments requires grad.")
-        with grad_mode.no_grad():
-            result = fn(*args, **kwargs)
-            if result.shape == out.shape:
-                out.copy_(result.to(out.dtype))
-            else:
-                out.data = result.to(out.dtype)
-        return out
+        return write_out(out, fn, *args, **kwargs)
 
     return wrapper

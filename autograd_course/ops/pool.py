@@ -13,12 +13,16 @@ view of every window, then a reduction over its last axes. No loops over pixels.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..autograd.function import Function
 from ._util import not_implemented
 from .conv import FirstOrderOnly, col2im, pad_array, pair, windows
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
@@ -32,7 +36,9 @@ def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
     return out
 
 
-def pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode):
+def pool_geometry(x: Tensor, kernel_size: int | tuple[int, int],
+                  stride: int | tuple[int, int] | None, padding: int | tuple[int, int],
+                  dilation: int | tuple[int, int], ceil_mode: bool) -> tuple:
     """Kernel, stride, padding, dilation as pairs, the output size, and PyTorch's errors."""
     kernel = pair(kernel_size)
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) \
@@ -131,7 +137,9 @@ class MaxPool2DGrad(FirstOrderOnly):
         return grad._new(xp.ascontiguousarray(dx.reshape(x_shape)))
 
 
-def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+def max_pool2d(x: Tensor, kernel_size: int | tuple[int, int],
+               stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
+               dilation: int | tuple[int, int] = 1, ceil_mode: bool = False) -> Tensor:
     """PyTorch's ``F.max_pool2d`` (without ``return_indices``)."""
     if x._data.dtype.kind == "b":
         raise not_implemented("max_pool2d", x)
@@ -187,8 +195,10 @@ class AvgPool2DGrad(FirstOrderOnly):
         return grad._new(xp.ascontiguousarray(dx.reshape(x_shape)))
 
 
-def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
-               count_include_pad=True, divisor_override=None):
+def avg_pool2d(x: Tensor, kernel_size: int | tuple[int, int],
+               stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
     """PyTorch's ``F.avg_pool2d`` (integers: int64 only, as in PyTorch)."""
     if x._data.dtype.kind == "b" or x._data.dtype.kind in "iu" and x._data.dtype.itemsize < 8:
         raise not_implemented("avg_pool2d", x)
@@ -238,7 +248,7 @@ class AdaptiveAvgPool2DGrad(AdaptiveAvgPool2D):
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
 
 
-def adaptive_avg_pool2d(x, output_size):
+def adaptive_avg_pool2d(x: Tensor, output_size: int | tuple[int, int]) -> Tensor:
     """PyTorch's ``F.adaptive_avg_pool2d``; a 1x1 output is a plain ``mean`` (as in PyTorch)."""
     if x.ndim not in (3, 4):
         raise RuntimeError(

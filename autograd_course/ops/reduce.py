@@ -1,4 +1,5 @@
-"""Reductions: sum, mean, max/min, argmax, var, norm, and sum_to_size (undoing broadcasts).
+"""Reductions: sum, mean, max/min, argmax/argmin, all/any, and sum_to_size (undoing
+broadcasts). The statistics built on them (var, std, norm) are in ``stats.py``.
 
 The backward of a reduction spreads the incoming gradient back over the elements that were
 reduced: ``sum`` copies it to each, ``mean`` divides it by their count, ``max`` sends it to the
@@ -7,8 +8,16 @@ winners only.
 
 from __future__ import annotations
 
-from ..autograd.function import Function, can_sum_to
+from typing import TYPE_CHECKING
+
+from .. import dtypes
+from ..autograd.function import Function
 from ._util import normalize_dim, scalar_type
+from .compare import maximum, minimum
+from .indexing import scatter_into_zeros
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _dims(dim, ndim):
@@ -173,8 +182,6 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        from .indexing import scatter_into_zeros
-
         if ctx.index is None:
             return grad, None, None
         if not ctx.keepdim:
@@ -187,7 +194,8 @@ class MinDim(MaxDim):
     _pick = "argmin"
 
 
-def sum(x, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+def sum(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+        dtype: dtypes.dtype | None = None) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
@@ -195,7 +203,8 @@ def sum(x, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
     return Sum.apply(x, _dims(dim, x.ndim), keepdim)
 
 
-def mean(x, dim=None, keepdim=False, *, dtype=None):
+def mean(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+         dtype: dtypes.dtype | None = None) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
@@ -203,15 +212,39 @@ def mean(x, dim=None, keepdim=False, *, dtype=None):
     return Mean.apply(x, _dims(dim, x.ndim), keepdim)
 
 
-def sum_to_size(x, *size):
+def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """True when ``shape`` broadcasts to ``target`` (so a gradient of ``target`` sums to it)."""
+    if len(shape) > len(target):
+        return False
+    for s, t in zip(shape, target[len(target) - len(shape):]):  # (``all`` is the op here)
+        if s != t and s != 1:
+            return False
+    return True
+
+
+def sum_to_size(x: Tensor, *size: int | tuple[int, ...]) -> Tensor:
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     current = x._data.shape
     if current == shape:
         return x
-    if not can_sum_to(current, shape):
+    if not _broadcasts_to(shape, current):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
                            f"{{{list(current)}}}.")
     return SumToSize.apply(x, shape)
+
+
+# --- logical reductions: no gradient ---------------------------------------------------------
+def all(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+    """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
+    out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
+    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
+
+
+def any(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+    """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
+    out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
+    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
+
 
 
 class _MinMaxResult(tuple):
@@ -238,8 +271,6 @@ def _reduce_pick(x, dim, keepdim, all_cls, dim_cls, name):
             )
         return all_cls.apply(x, tuple(range(x.ndim)), False)
     if not isinstance(dim, int):  # max(a, b): element-wise maximum of two tensors
-        from .compare import maximum, minimum
-
         return (maximum if name == "max" else minimum)(x, dim)
     dim = normalize_dim(dim, x.ndim)
     _nonempty(x, (dim,), name)
@@ -262,22 +293,24 @@ def _nonempty(x, dims, name: str) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def max(x, dim=None, keepdim=False):  # noqa: A001
+def max(x: Tensor, dim: int | Tensor | None = None,
+        keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The largest element (no ``dim``), or (values, indices) of the largest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MaxAll, MaxDim, "max")
 
 
-def min(x, dim=None, keepdim=False):  # noqa: A001
+def min(x: Tensor, dim: int | Tensor | None = None,
+        keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The smallest element (no ``dim``), or (values, indices) of the smallest along ``dim``."""
     return _reduce_pick(x, dim, keepdim, MinAll, MinDim, "min")
 
 
-def amax(x, dim=None, keepdim=False):
+def amax(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """The largest values over ``dim`` (all dims when None), without indices."""
     return Amax.apply(x, _pick_dims(x, dim, "amax"), keepdim)
 
 
-def amin(x, dim=None, keepdim=False):
+def amin(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """The smallest values over ``dim`` (all dims when None), without indices."""
     return Amin.apply(x, _pick_dims(x, dim, "amin"), keepdim)
 
@@ -309,11 +342,11 @@ def _arg(x, dim, keepdim, pick):
     return x._new(xp.asarray(idx, dtype=xp.int64))
 
 
-def argmax(x, dim=None, keepdim=False):
+def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(x, dim, keepdim, "argmax")
 
 
-def argmin(x, dim=None, keepdim=False):
+def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(x, dim, keepdim, "argmin")

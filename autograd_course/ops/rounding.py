@@ -8,8 +8,13 @@ follow both. The remainder a - b·floor(a/b) is differentiable: d/da = 1, d/db =
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..autograd.function import Function
 from ._util import binary_operands, broadcast_error, is_tensor, sum_to
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _arrays(fn, a, b):
@@ -99,7 +104,7 @@ class Remainder(Function):
         need_a, need_b = ctx.needs_input_grad
         grad_b = None
         if need_b:
-            grad_b = sum_to(-grad * div(a, b, rounding_mode="floor"), ctx.b_shape)
+            grad_b = sum_to(-grad * div_rounded(a, b, "floor"), ctx.b_shape)
         return (sum_to(grad, ctx.a_shape) if need_a else None), grad_b
 
 
@@ -119,13 +124,13 @@ class RemainderScalar(Function):
         return grad, None
 
 
-def floor_divide(a, b):
+def floor_divide(a: Tensor | float, b: Tensor | float) -> Tensor:
     """a // b: the quotient rounded down (PyTorch records it, but cannot differentiate it)."""
     a, b = binary_operands(a, b)
     return NotDifferentiable.apply(a, b, "floor_divide")
 
 
-def remainder(a, b):
+def remainder(a: Tensor | float, b: Tensor | float) -> Tensor:
     """a % b, with the sign of b (Python's and PyTorch's ``%``; C's fmod keeps a's sign)."""
     if not is_tensor(a):  # 7 % x: PyTorch cannot differentiate this one either
         a, b = binary_operands(a, b)
@@ -137,13 +142,9 @@ def remainder(a, b):
     return Remainder.apply(a, b)
 
 
-def div(a, b, *, rounding_mode: str | None = None):
-    """a / b; with ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (and keeps
-    an integer dtype for integer inputs)."""
-    from .arithmetic import div as true_div
-
-    if rounding_mode is None:
-        return true_div(a, b)
+def div_rounded(a: Tensor | float, b: Tensor | float, rounding_mode: str) -> Tensor:
+    """a / b rounded down (``'floor'``) or towards 0 (``'trunc'``), what ``div(a, b,
+    rounding_mode=...)`` calls; an integer dtype stays integer."""
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "

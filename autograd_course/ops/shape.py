@@ -10,13 +10,17 @@ in ``combine.py``.
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
-from .. import _backend
+from .. import _backend, dtypes
 from ..autograd.function import Function
 from ._util import (
     normalize_dim,
     view_of,
 )
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 class View(Function):
@@ -216,15 +220,12 @@ class ToCopy(Function):
         data = x._data
         if device != x._device:
             data = _backend.to_device(data, device)
-        out = data.astype(np_dtype, copy=data is x._data)
-        from ..tensor import Tensor
-
-        return Tensor._wrap(out, device)
+        out = x._new(data.astype(np_dtype, copy=data is x._data))
+        out._device = device  # _new puts it on x's device
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        from .. import dtypes
-
         return grad.to(dtypes.from_numpy(ctx.dtype), ctx.device), None, None
 
 
@@ -233,18 +234,18 @@ def _shape_arg(shape) -> tuple:
     return tuple(shape[0]) if len(shape) == 1 and not isinstance(shape[0], int) else tuple(shape)
 
 
-def reshape(x, *shape):
+def reshape(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
     """Same elements, new shape (one entry may be -1: inferred)."""
     return View.apply(x, _shape_arg(shape))
 
 
-def view(x, *shape):
+def view(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
     """``x.view(shape)``: the same memory with a new shape, or PyTorch's error when the
     layout does not allow it (``reshape`` copies instead)."""
     return ViewOnly.apply(x, _shape_arg(shape))
 
 
-def contiguous(x):
+def contiguous(x: Tensor) -> Tensor:
     """``x`` itself when its elements lie in row-major order, else a row-major copy
     (recorded as ``CloneBackward0``, as in PyTorch): never a tensor that aliases a
     transposed ``x``."""
@@ -253,13 +254,13 @@ def contiguous(x):
     return Clone.apply(x)
 
 
-def is_contiguous(x) -> bool:
+def is_contiguous(x: Tensor) -> bool:
     """Whether the elements lie in row-major order with no gaps (dims of size 1 and empty
     tensors do not count against it, as in PyTorch)."""
     return bool(x._data.flags.c_contiguous)
 
 
-def matrix_transpose(x):
+def matrix_transpose(x: Tensor) -> Tensor:
     """``x.mT``: swap the last two dims (matrices and batches of matrices only)."""
     if x.ndim < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
@@ -267,19 +268,19 @@ def matrix_transpose(x):
     return transpose(x, -2, -1)
 
 
-def transpose(x, dim0, dim1):
+def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     n = x.ndim
     return Transpose.apply(x, normalize_dim(dim0, n), normalize_dim(dim1, n))
 
 
-def t(x):
+def t(x: Tensor) -> Tensor:
     """Transpose a matrix (a 0-d or 1-d tensor is returned as it is, still recorded)."""
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
     return T.apply(x)
 
 
-def numpy_t(x):
+def numpy_t(x: Tensor) -> Tensor:
     """``x.T``: all dims reversed. PyTorch warns for anything but matrices (and scalars)."""
     if x.ndim not in (0, 2):
         warnings.warn(
@@ -293,7 +294,7 @@ def numpy_t(x):
     return Permute.apply(x, tuple(reversed(range(x.ndim))))
 
 
-def permute(x, *dims):
+def permute(x: Tensor, *dims: int | tuple[int, ...]) -> Tensor:
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _shape_arg(dims)
@@ -309,11 +310,11 @@ def permute(x, *dims):
     return Permute.apply(x, dims)
 
 
-def unsqueeze(x, dim):
+def unsqueeze(x: Tensor, dim: int) -> Tensor:
     return Unsqueeze.apply(x, normalize_dim(dim, x.ndim + 1))
 
 
-def squeeze(x, dim=None):
+def squeeze(x: Tensor, dim: int | tuple[int, ...] | None = None) -> Tensor:
     """Drop dims of size 1: all of them, or those among ``dim`` (others are left alone)."""
     if dim is None:
         return Squeeze.apply(x, tuple(i for i, n in enumerate(x.shape) if n == 1))
@@ -327,7 +328,7 @@ def squeeze(x, dim=None):
     return SqueezeDims.apply(x, tuple(d for d in dims if x.ndim and x.shape[d] == 1))
 
 
-def expand(x, *shape):
+def expand(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
     """Broadcast ``x`` to ``shape`` without copying (-1 keeps a dim's size)."""
     shape = _shape_arg(shape)
     lead = len(shape) - x.ndim
@@ -355,7 +356,7 @@ def expand(x, *shape):
     return Expand.apply(x, tuple(target))
 
 
-def flatten(x, start_dim=0, end_dim=-1):
+def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims ``start_dim..end_dim`` into one."""
     if x.ndim == 0:
         return reshape(x, (1,))
@@ -369,5 +370,5 @@ def flatten(x, start_dim=0, end_dim=-1):
     return reshape(x, tuple(shape[:start]) + (middle,) + tuple(shape[end + 1:]))
 
 
-def clone(x):
+def clone(x: Tensor) -> Tensor:
     return Clone.apply(x)

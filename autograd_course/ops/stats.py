@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..autograd.function import Function
 from ._util import scalar_type
+from .combine import where
 from .reduce import _dims, _restore
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def _count(shape, dims) -> int:
@@ -82,8 +87,6 @@ class Std(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         x, out = ctx.saved_tensors
         dims, keepdim = ctx.dims, ctx.keepdim
         out = _restore(out, x.shape, dims, keepdim)
@@ -125,8 +128,6 @@ class Norm(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .combine import where
-
         x, out = ctx.saved_tensors
         p, dims = ctx.p, ctx.dims
         out = _restore(out, x.shape, dims, ctx.keepdim)
@@ -155,19 +156,22 @@ def _correction(unbiased, correction) -> float:
     return 1 if unbiased is None or unbiased else 0
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(x: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
+        keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Variance over ``dim`` (all dims when None); unbiased (n - 1) unless told otherwise."""
     _floating(x, _VAR_DTYPE)
     return Var.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(x: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
+        keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Standard deviation: the square root of ``var``."""
     _floating(x, _VAR_DTYPE)
     return Std.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
 
 
-def norm(x, p=2, dim=None, keepdim=False):
+def norm(x: Tensor, p: float | str = 2, dim: int | tuple[int, ...] | None = None,
+         keepdim: bool = False) -> Tensor:
     """The p-norm of the flattened tensor, or of each slice along ``dim``; ``p='fro'`` is 2."""
     if p == "fro" or p is None:
         p = 2

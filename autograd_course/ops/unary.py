@@ -3,10 +3,17 @@ clamp. Each docstring states the derivative the ``backward`` applies."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .. import dtypes
 from ..autograd.function import Function
 from ._util import check_fits, floating, not_implemented, result_type, scalar_type
+from .out_arg import write_out
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 class Exp(Function):
@@ -271,51 +278,60 @@ class Clamp(Function):
 
 # Float functions of an integer or bool tensor compute in the default float type (float32),
 # as PyTorch's do: ``floating`` casts such inputs first.
-def exp(x):
+def exp(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+    if out is not None:
+        return write_out(out, exp, x)
     return Exp.apply(floating(x))
 
 
-def log(x):
+def log(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+    if out is not None:
+        return write_out(out, log, x)
     return Log.apply(floating(x))
 
 
-def sqrt(x):
+def sqrt(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+    if out is not None:
+        return write_out(out, sqrt, x)
     return Sqrt.apply(floating(x))
 
 
-def abs(x):  # noqa: A001
+def abs(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+    if out is not None:
+        return write_out(out, abs, x)
     if x._data.dtype.kind == "b":
         raise not_implemented("abs_cpu", x)
     return Abs.apply(x)
 
 
-def sign(x):
+def sign(x: Tensor) -> Tensor:
     return Sign.apply(x)
 
 
-def sin(x):
+def sin(x: Tensor) -> Tensor:
     return Sin.apply(floating(x))
 
 
-def cos(x):
+def cos(x: Tensor) -> Tensor:
     return Cos.apply(floating(x))
 
 
-def tanh(x):
+def tanh(x: Tensor) -> Tensor:
     return Tanh.apply(floating(x))
 
 
-def sigmoid(x):
+def sigmoid(x: Tensor) -> Tensor:
     return Sigmoid.apply(floating(x))
 
 
-def relu(x):
+def relu(x: Tensor) -> Tensor:
     if x._data.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
     return Relu.apply(x)
 
 
-def clamp(x, min=None, max=None):  # noqa: A002  (PyTorch's keyword names)
+def clamp(x: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword names
+          max: float | Tensor | None = None) -> Tensor:
     """min(max(x, min), max), in the dtype ``x`` and the bounds promote to (so an integer
     tensor clamped at 2.5 becomes float32, and a bool tensor clamped at 1 int64)."""
     if min is None and max is None:
@@ -328,8 +344,6 @@ def clamp(x, min=None, max=None):  # noqa: A002  (PyTorch's keyword names)
     check_fits(min, target)
     check_fits(max, target)
     if target != x._data.dtype:
-        from .. import dtypes
-
         x = x.to(dtypes.from_numpy(target))
     return Clamp.apply(x, min, max)
 

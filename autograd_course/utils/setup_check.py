@@ -38,7 +38,7 @@ def check_installation(show: Callable[[str], None] = print) -> dict[str, tuple[b
     try:
         ag = importlib.import_module("autograd_course")
         part("autograd_course", True, f"version {ag.__version__}")
-    except Exception as e:  # noqa: BLE001 - the only part the course cannot do without
+    except Exception as e:  # the only part the course cannot do without
         part("autograd_course", False, f"{type(e).__name__}: {e}",
              "run `pip install -e .` in the repository root (or `make install`)")
         return report
@@ -53,6 +53,12 @@ def check_installation(show: Callable[[str], None] = print) -> dict[str, tuple[b
          f"draws the graphs ({dot})" if dot else "graphs are shown as text instead",
          "apt-get install graphviz | brew install graphviz | conda install -c conda-forge "
          "graphviz", optional=True)
+    fonts = importlib.import_module("autograd_course.fonts")
+    for_graphs, for_plots = fonts.fontconfig_cjk_font(), fonts.matplotlib_cjk_font()
+    part("CJK font", for_graphs is not None or for_plots is not None,
+         f"Chinese in graphs: {for_graphs or 'no font'}; in plots: {for_plots or 'no font'}",
+         "bash scripts/ensure_cjk_font.sh | apt-get install fonts-noto-cjk | conda install "
+         "-c conda-forge font-ttf-noto-cjk", optional=True)
     gpu = ag.cuda.is_available()
     part("GPU (CuPy)", gpu,
          f"{ag.cuda.device_count()} CUDA device(s)" if gpu

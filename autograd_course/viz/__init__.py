@@ -7,6 +7,9 @@
 * ``backward_steps(loss)`` / ``animate_backward(loss)``: the engine's real backward pass, one
   frame per node it runs, showing the gradients flowing out of each node.
 
+Each takes ``lang="en"`` or ``lang="zh"`` for the words it draws (``words``: one table per
+language); by default the course's language (a chapter under ``notebooks/zh/`` is Chinese).
+
 Layers: ``graph`` walks the graph into a model (iteratively; ``inputs`` identifies the inputs
 that need no gradient, ``values`` writes numbers and shapes), ``dot`` draws the model,
 ``text`` prints it, ``steps`` records the backward pass, ``display`` decides what Jupyter
@@ -31,7 +34,7 @@ from .text import graph_text, model_text
 def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = True,
                show_saved: bool = False, direction: str = "forward", rankdir: str | None = None,
                max_nodes: int = 200, title: str | None = None,
-               legend: bool = True) -> GraphView:
+               legend: bool = True, lang: str | None = None) -> GraphView:
     """Draw the graph that produced ``roots`` (one or more tensors).
 
     Args:
@@ -47,11 +50,15 @@ def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = Tr
         max_nodes: draw at most this many nodes; the rest becomes one "… N more nodes".
         title: a heading above the picture.
         legend: show the colour legend.
+        lang: ``"en"`` or ``"zh"``, the language of every word drawn (legend, titles such as
+            "constant", the "data"/"grad" lines; Chinese is drawn in Noto Sans CJK SC).
+            Default: the course's language (``autograd_course.i18n.get_language()``).
 
     Returns a ``GraphView``: ``.source`` is the DOT text (the same for the same graph),
     ``.text`` the text tree, and Jupyter shows it as PNG.
     """
-    model = build_model(roots, params=params, show_saved=show_saved, max_nodes=max_nodes)
+    model = build_model(roots, params=params, show_saved=show_saved, max_nodes=max_nodes,
+                        lang=lang)
     return to_graph_view(model, direction=direction, rankdir=rankdir, title=title,
                          show_data=show_data, show_grad=show_grad, legend=legend,
                          text=model_text(model))

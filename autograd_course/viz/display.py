@@ -23,11 +23,9 @@ import zlib
 
 import graphviz
 
-INSTALL_HINT = (
-    "(Graphviz's `dot` program was not found, so the graph is shown as text. Install it with "
-    "`apt-get install graphviz`, `brew install graphviz` or `conda install -c conda-forge "
-    "graphviz`.)"
-)
+from .words import WORDS, words
+
+INSTALL_HINT = WORDS["en"]["install_hint"]  # each language's is in words.py
 
 _KEEP_CHUNKS = {b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND", b"bKGD", b"gAMA", b"sRGB"}
 
@@ -62,18 +60,21 @@ class GraphView(graphviz.Digraph):
     """A ``graphviz.Digraph`` that displays as PNG in Jupyter and degrades to text.
 
     ``str(view)`` / ``view.source`` is the DOT source; ``view.text`` the text tree;
-    ``view.n_nodes`` / ``view.n_edges`` count the drawn graph (the legend is not counted).
+    ``view.n_nodes`` / ``view.n_edges`` count the drawn graph (the legend is not counted);
+    ``view.lang`` is the language of its words.
     """
 
     def __init__(self, *args, summary: tuple[int, int] = (0, 0), text: str = "",
-                 **kwargs) -> None:
+                 lang: str = "en", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.n_nodes, self.n_edges = summary
         self.text = text
+        self.lang = lang
 
     def copy(self) -> GraphView:
         twin = super().copy()
         twin.n_nodes, twin.n_edges, twin.text = self.n_nodes, self.n_edges, self.text
+        twin.lang = self.lang
         return twin
 
     def __repr__(self) -> str:
@@ -81,7 +82,8 @@ class GraphView(graphviz.Digraph):
 
     def fallback_text(self) -> str:
         """What is shown instead of the picture when ``dot`` is missing."""
-        return f"{self.text}\n{INSTALL_HINT}" if self.text else INSTALL_HINT
+        hint = words(self.lang)["install_hint"]
+        return f"{self.text}\n{hint}" if self.text else hint
 
     def png(self) -> bytes | None:
         """The picture as PNG bytes (metadata stripped), or None when ``dot`` is missing."""

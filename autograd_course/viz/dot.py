@@ -18,6 +18,9 @@ grad_fn node       white     ``MulBackward0``... (ellipses)
 Edges: solid ones carry gradients; a dotted grey one comes from an input without gradient;
 a dashed orange one (``show_saved``) joins a tensor to the node that saved it. The legend
 shows a line sample for each of the last two kinds that is drawn.
+
+The words (legend, "data"/"grad" lines) and the font follow the model's language
+(``words.py``): English is drawn in Helvetica, Chinese in Noto Sans CJK SC.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from .graph import (
     SAVED_EDGE,
     GraphModel,
 )
+from .words import FONTS, words
 
 COLORS = {  # kind -> (fill, border)
     OUTPUT: ("#c8e6c9", "#2e7d32"),
@@ -53,24 +57,24 @@ COLORS = {  # kind -> (fill, border)
     FUNCTION: ("#ffffff", "#546e7a"),
     MORE: ("#ffffff", "#90a4ae"),
 }
-LEGEND = {
-    OUTPUT: "output (root)",
-    LEAF: "leaf, requires_grad",
-    FROZEN: "no grad (input, frozen, constant)",
-    INTERMEDIATE: "intermediate tensor",
-    SAVED: "saved tensor",
-    FUNCTION: "grad_fn node",
+LEGEND = {  # kind -> its words in the legend (a key of the tables in words.py)
+    OUTPUT: "legend_output",
+    LEAF: "legend_leaf",
+    FROZEN: "legend_frozen",
+    INTERMEDIATE: "legend_intermediate",
+    SAVED: "legend_saved",
+    FUNCTION: "legend_function",
 }
-EDGE_LEGEND = {  # edge kind -> (words, line style, colour), drawn as a line sample
-    SAVED_EDGE: ("saved for backward", "dashed", COLORS[SAVED][1]),
-    NOGRAD: ("input without gradient", "dotted", COLORS[FROZEN][1]),
+EDGE_LEGEND = {  # edge kind -> (words' key, line style, colour), drawn as a line sample
+    SAVED_EDGE: ("legend_saved_edge", "dashed", COLORS[SAVED][1]),
+    NOGRAD: ("legend_nograd_edge", "dotted", COLORS[FROZEN][1]),
 }
 RUNNING = ("#ffcdd2", "#c62828")  # the node the engine is running in a backward frame
 DONE = ("#e1bee7", "#6a1b9a")  # nodes that already ran
 GRAD_NOW, GRAD_PAST, INVISIBLE = "#c62828", "#37474f", "#00000000"
 GREY = "#607d8b"
 
-FONT = "Helvetica"
+FONT = FONTS["en"]  # English; each language's font is in words.py
 FRAME_DPI = 96  # backward frames: pixels per inch, fixed (Graphviz's PNG default, made explicit)
 FRAME_MAX_IN = "10,7"  # ... and at most 960 x 672 pixels (a bigger graph is scaled down)
 
@@ -122,18 +126,21 @@ def _font(text: str, size: int | None = None, color: str | None = None,
     return f"<font{attrs}>{body}</font>" if attrs else body
 
 
-def _label(node, show_data: bool, show_grad: bool, frame: FrameState | None) -> str:
+def _label(node, show_data: bool, show_grad: bool, frame: FrameState | None,
+           w: dict) -> str:
     lines = [f"<b>{_esc(node.title)}</b>" if node.title else ""]  # Graphviz refuses <b></b>
     if node.shape:
-        lines.append(_font(f"{node.shape} {node.dtype}".strip(), 9, GREY))
+        shape = w["scalar"] if node.shape == "scalar" else node.shape
+        lines.append(_font(f"{shape} {node.dtype}".strip(), 9, GREY))
     if show_data and node.data is not None:
-        lines.append(_font(f"data {node.data}", 10))
+        lines.append(_font(w["data"].format(values=node.data), 10))
     override = frame.leaf_grads.get(node.id) if frame is not None else None
     if override is not None:
         text, visible = override
-        lines.append(_font(f"grad {text}", 10, "#1a237e" if visible else INVISIBLE))
+        lines.append(_font(w["grad"].format(values=text), 10,
+                           "#1a237e" if visible else INVISIBLE))
     elif show_grad and node.grad is not None:
-        lines.append(_font(f"grad {node.grad}", 10, "#1a237e"))
+        lines.append(_font(w["grad"].format(values=node.grad), 10, "#1a237e"))
     if node.note:
         lines.append(_font(node.note, 8, GREY, italic=True))
     return "<" + "<br/>".join(lines) + ">"
@@ -175,20 +182,22 @@ def _edge_attrs(edge, label) -> dict:
     return attrs
 
 
-def _legend(graph: GraphView, kinds: list[str], edge_kinds: set, frame: bool) -> None:
+def _legend(graph: GraphView, kinds: list[str], edge_kinds: set, frame: bool,
+            w: dict) -> None:
     """One small table node: a colour swatch and a few words per kind of node drawn, and a
     line sample per kind of special edge drawn (dashed "saved", dotted "no gradient")."""
-    entries = [(LEGEND[k], COLORS[k]) for k in LEGEND if k in kinds]
+    entries = [(w[LEGEND[k]], COLORS[k]) for k in LEGEND if k in kinds]
     if frame:
-        entries += [("running now", RUNNING), ("already ran", DONE)]
-    rows = [f'<tr><td colspan="2">{_font("legend", 9, GREY)}</td></tr>']
+        entries += [(w["legend_running"], RUNNING), (w["legend_done"], DONE)]
+    rows = [f'<tr><td colspan="2">{_font(w["legend"], 9, GREY)}</td></tr>']
     for text, (fill, border) in entries:
         rows.append(
             f'<tr><td bgcolor="{fill}" color="{border}" border="1" width="18" height="10" '
             f'fixedsize="true"></td><td align="left">{_font(text, 9)}</td></tr>'
         )
-    for kind, (text, style, color) in EDGE_LEGEND.items():
+    for kind, (key, style, color) in EDGE_LEGEND.items():
         if kind in edge_kinds:  # a line sample: the bottom border of an empty cell
+            text = w[key]
             rows.append(
                 f'<tr><td border="1" sides="b" style="{style}" color="{color}" width="18" '
                 f'height="6" fixedsize="true"></td><td align="left">{_font(text, 9)}</td></tr>'
@@ -221,10 +230,11 @@ def _heading(title: str | None, frame: FrameState | None) -> str:
     return "<" + "<br/>".join(lines) + ">" if lines else ""
 
 
-def caption_width(captions: list[str]) -> int:
-    """Points needed by the widest caption, measured by Graphviz (one ``dot`` run); 0 when
-    the ``dot`` program is missing."""
-    probe = graphviz.Digraph(node_attr={"fontname": FONT, "shape": "plaintext", "margin": "0"})
+def caption_width(captions: list[str], lang: str = "en") -> int:
+    """Points needed by the widest caption, measured by Graphviz (one ``dot`` run) in the
+    font of ``lang``; 0 when the ``dot`` program is missing."""
+    probe = graphviz.Digraph(node_attr={"fontname": FONTS[lang], "shape": "plaintext",
+                                        "margin": "0"})
     for k, text in enumerate(captions):
         probe.node(f"c{k}", "<" + _font(text, 11) + ">")
     try:
@@ -244,7 +254,8 @@ def to_graph_view(model: GraphModel, *, direction: str = "forward", rankdir: str
         raise ValueError(f'direction must be "forward" or "backward", got {direction!r}')
     backward = direction == "backward"
     rankdir = rankdir or ("BT" if backward else "TB")
-    graph_attr = {"rankdir": rankdir, "fontname": FONT, "nodesep": "0.3", "ranksep": "0.35",
+    w, font = words(model.lang), FONTS[model.lang]
+    graph_attr = {"rankdir": rankdir, "fontname": font, "nodesep": "0.3", "ranksep": "0.35",
                   "pad": "0.2", "bgcolor": "white"}
     heading = _heading(title, frame)
     if heading:
@@ -254,14 +265,16 @@ def to_graph_view(model: GraphModel, *, direction: str = "forward", rankdir: str
     graph = GraphView(
         name="autograd",
         graph_attr=graph_attr,
-        node_attr={"fontname": FONT, "fontsize": "11", "shape": "box",
+        node_attr={"fontname": font, "fontsize": "11", "shape": "box",
                    "style": "rounded,filled", "penwidth": "1.2", "margin": "0.12,0.05"},
-        edge_attr={"fontname": FONT, "fontsize": "10", "color": "#78909c", "arrowsize": "0.7"},
+        edge_attr={"fontname": font, "fontsize": "10", "color": "#78909c", "arrowsize": "0.7"},
         summary=(len(model.nodes), len(model.edges)),
         text=text,
+        lang=model.lang,
     )
     for node in model.nodes:
-        graph.node(node.id, _label(node, show_data, show_grad, frame), **_node_attrs(node, frame))
+        graph.node(node.id, _label(node, show_data, show_grad, frame, w),
+                   **_node_attrs(node, frame))
     for i, edge in enumerate(model.edges):
         label = frame.edge_labels.get(i) if frame is not None else None
         src, dst = edge.src, edge.dst
@@ -271,6 +284,6 @@ def to_graph_view(model: GraphModel, *, direction: str = "forward", rankdir: str
     if legend:
         kinds = sorted({n.kind for n in model.nodes if n.kind != MORE}, key=list(LEGEND).index)
         edge_kinds = {e.kind for e in model.edges}
-        _legend(graph, kinds, edge_kinds, frame is not None)
+        _legend(graph, kinds, edge_kinds, frame is not None, w)
     return graph
 

@@ -43,6 +43,7 @@ from .values import (  # noqa: F401 (SMALL, grad_text: re-exported for the other
     shape_text,
     values_text,
 )
+from .words import resolve, words
 
 # Kinds of drawn node (each has its own colour in dot.py)
 OUTPUT = "output"  # a root tensor passed to draw_graph
@@ -91,6 +92,7 @@ class GraphModel:
     roots: list[str]
     hidden: int = 0  # nodes folded into the summary node
     node_of_fn: dict = field(default_factory=dict)  # autograd node -> drawn node id
+    lang: str = "en"  # the language of the words in titles and notes (viz/words.py)
 
     def by_id(self) -> dict[str, VizNode]:
         return {n.id: n for n in self.nodes}
@@ -113,7 +115,8 @@ def _names(params) -> dict:
 
 # --- the walk -----------------------------------------------------------------------------
 class _Builder:
-    def __init__(self, roots, params, show_saved: bool, max_nodes: int) -> None:
+    def __init__(self, roots, params, show_saved: bool, max_nodes: int, lang: str) -> None:
+        self.lang, self.words = lang, words(lang)
         self.names = _names(params)
         self.show_saved = show_saved
         self.max_nodes = max(1, int(max_nodes))
@@ -166,7 +169,7 @@ class _Builder:
         name = self.name_of(t)
         nid = self.add_node(
             kind,
-            name or title or "tensor",
+            name or title or self.words["tensor"],
             named=name is not None,
             shape=shape_text(data.shape),
             dtype=dtype_text(data.dtype),
@@ -196,7 +199,7 @@ class _Builder:
 
     def more_node(self) -> str:
         if self.more_id is None:
-            self.more_id = self.add_node(MORE, "more")  # title set once the count is known
+            self.more_id = self.add_node(MORE, "")  # title set once the count is known
         return self.more_id
 
     # the walk
@@ -204,14 +207,14 @@ class _Builder:
         root_ids = []
         for t in self.roots:
             if t.grad_fn is not None:
-                rid = self.tensor_node(t, OUTPUT, "output")
+                rid = self.tensor_node(t, OUTPUT, self.words["output"])
             elif t.requires_grad:
                 rid = self.tensor_node(t, LEAF, note="AccumulateGrad")
                 acc = gradient_edge(t)[0]
                 self.node_of_fn[acc] = rid
                 self.nodes[int(rid[1:])].fn = acc
             else:
-                rid = self.tensor_node(t, FROZEN, "constant")
+                rid = self.tensor_node(t, FROZEN, self.words["constant"])
             root_ids.append(rid)
         for t, rid in zip(self.roots, root_ids):
             if t.grad_fn is not None:
@@ -224,11 +227,12 @@ class _Builder:
             fn = self.queue.popleft()
             self.visit(fn)
         self.name_unknown_inputs()
-        model = GraphModel(self.nodes, self.edges, root_ids, node_of_fn=self.node_of_fn)
+        model = GraphModel(self.nodes, self.edges, root_ids, node_of_fn=self.node_of_fn,
+                           lang=self.lang)
         if self.more_id is not None:
             model.hidden = self.count_hidden()
             node = self.nodes[int(self.more_id[1:])]
-            node.title = f"… {model.hidden:,} more nodes"
+            node.title = self.words["more_nodes"].format(count=model.hidden)
         return model
 
     def visit(self, fn) -> None:
@@ -268,11 +272,11 @@ class _Builder:
             self.add_edge(self.more_node(), fid, MORE_EDGE)
             return
         if tensor is not None:
-            nid = self.tensor_node(tensor, FROZEN, "constant",
-                                   note=used_as(tensor, meta) if named is not None else "")
+            note = used_as(tensor, meta, self.words) if named is not None else ""
+            nid = self.tensor_node(tensor, FROZEN, self.words["constant"], note=note)
         else:
             value = constant_value(fn, i)
-            nid = self.add_node(FROZEN, "constant", shape=shape_text(meta[0]),
+            nid = self.add_node(FROZEN, self.words["constant"], shape=shape_text(meta[0]),
                                 dtype=dtype_text(meta[1]),
                                 data=values_text(value) if value is not None else None)
             if value is None:
@@ -318,12 +322,12 @@ class _Builder:
             node.title, node.named, node.tensor = self.name_of(tensor), True, tensor
             node.shape, node.dtype = shape_text(tensor._data.shape), dtype_text(tensor._data.dtype)
             node.data = values_text(tensor._data)
-            node.note = used_as(tensor, meta)
+            node.note = used_as(tensor, meta, self.words)
             self.tensor_ids[self.key_of(tensor)] = nid
 
     def saved_tensors(self, fn, fid: str, saved) -> None:
         if getattr(fn, "released", False):
-            self.nodes[int(fid[1:])].note = "saved tensors freed"
+            self.nodes[int(fid[1:])].note = self.words["saved_freed"]
             return
         for key, tensor, array in saved:
             nid = self.tensor_ids.get(key)
@@ -331,12 +335,12 @@ class _Builder:
                 if self.full():
                     continue
                 if tensor is not None:
-                    nid = self.tensor_node(tensor, SAVED, "saved")
+                    nid = self.tensor_node(tensor, SAVED, self.words["saved"])
                 else:  # an output of fn, saved as its array
                     nid = self.add_node(
-                        SAVED, "saved", shape=shape_text(array.shape),
+                        SAVED, self.words["saved"], shape=shape_text(array.shape),
                         dtype=dtype_text(array.dtype), data=values_text(array),
-                        note=f"output of {node_name(fn)}",
+                        note=self.words["output_of"].format(name=node_name(fn)),
                     )
                     self.tensor_ids[key] = nid
             self.add_edge(nid, fid, SAVED_EDGE)
@@ -360,8 +364,10 @@ class _Builder:
         return count
 
 
-def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 200) -> GraphModel:
-    """The drawable model of the graph behind ``roots`` (tensors)."""
+def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 200,
+                lang: str | None = None) -> GraphModel:
+    """The drawable model of the graph behind ``roots`` (tensors); ``lang``: the language of
+    its titles and notes (default: the course's language)."""
     flat = []
     for r in roots:
         flat.extend(r if isinstance(r, (list, tuple)) else [r])
@@ -370,4 +376,4 @@ def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 2
     for r in flat:
         if not isinstance(r, Tensor):
             raise TypeError(f"expected Tensors to draw, got {type(r).__name__}")
-    return _Builder(flat, params, show_saved, max_nodes).build()
+    return _Builder(flat, params, show_saved, max_nodes, resolve(lang)).build()

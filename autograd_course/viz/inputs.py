@@ -44,10 +44,16 @@ def shares_memory(a, b) -> bool:
     return bool(may_share(xa, xb)) if may_share is not None else False
 
 
-def used_as(tensor, meta) -> str:
-    """A note when a named input entered the node reshaped (e.g. as ``[1, 5]``)."""
+def used_as(tensor, meta, words: dict | None = None) -> str:
+    """A note when a named input entered the node reshaped (e.g. ``used as [1, 5]``), in the
+    language of ``words`` (a table of viz/words.py; default English)."""
     shape = tuple(meta[0])
-    return f"used as {shape_text(shape)}" if tuple(tensor._data.shape) != shape else ""
+    if tuple(tensor._data.shape) == shape:
+        return ""
+    text = shape_text(shape)
+    if words is None:
+        return f"used as {text}"
+    return words["used_as"].format(shape=words["scalar"] if text == "scalar" else text)
 
 
 def constant_value(fn, i: int):

@@ -17,10 +17,11 @@ from __future__ import annotations
 from .._backend import to_numpy
 from ..autograd import engine
 from ..autograd.graph import AccumulateGrad
-from .display import INSTALL_HINT, png_size
+from .display import png_size
 from .dot import FrameState, caption_width, to_graph_view
 from .graph import LEAF, GraphModel, build_model, grad_text, node_name
 from .text import model_text
+from .words import words
 
 
 def _array(g):
@@ -70,7 +71,8 @@ class BackwardFrame:
     def _repr_mimebundle_(self, include=None, exclude=None, **_) -> dict:
         png = self.png()
         if png is None:
-            return {"text/plain": f"{self.caption}\n{INSTALL_HINT}"}
+            hint = words(self._steps.model.lang)["install_hint"]
+            return {"text/plain": f"{self.caption}\n{hint}"}
         return {"image/png": png, "text/plain": repr(self)}
 
 
@@ -81,23 +83,27 @@ class _Steps:
         self.model, self.records, self.before = model, records, before
         self.frame_of = {rec[0]: k for k, rec in enumerate(records)}
         self.text = model_text(model)  # what a frame's graph shows without `dot`
+        self.words = words(model.lang)
         self._caption_width: int | None = None
 
     def caption_width(self) -> int:
         """Points for the caption box of every frame: the widest caption (measured once)."""
         if self._caption_width is None:
             self._caption_width = caption_width([self.caption(k)
-                                                 for k in range(len(self.records))])
+                                                 for k in range(len(self.records))],
+                                                self.model.lang)
         return self._caption_width
 
     def caption(self, k: int) -> str:
         node, grad_outputs, grad_inputs, _ = self.records[k]
-        step = f"step {k + 1} of {len(self.records)}: {node_name(node)}"
+        w = self.words
+        step = w["step"].format(k=k + 1, n=len(self.records), name=node_name(node))
         if isinstance(node, AccumulateGrad):
             nid = self.model.node_of_fn.get(node)
-            name = self.model.nodes[int(nid[1:])].title if nid is not None else "leaf"
-            return f"{step} adds {_values(grad_outputs)} into {name}.grad"
-        return f"{step} gets {_values(grad_outputs)}, sends {_values(grad_inputs)}"
+            name = self.model.nodes[int(nid[1:])].title if nid is not None else w["leaf"]
+            return w["adds"].format(step=step, grads=_values(grad_outputs), name=name)
+        return w["gets_sends"].format(step=step, grads_in=_values(grad_outputs),
+                                      grads_out=_values(grad_inputs))
 
     def draw(self, k: int):
         model, records, frame_of = self.model, self.records, self.frame_of
@@ -134,14 +140,16 @@ class _Steps:
                              text=self.text)
 
 
-def backward_steps(root, gradient=None, retain_graph: bool = False,
-                   params=None) -> list[BackwardFrame]:
+def backward_steps(root, gradient=None, retain_graph: bool = False, params=None,
+                   lang: str | None = None) -> list[BackwardFrame]:
     """Run ``root.backward(gradient)`` for real and return one frame per node it executed.
 
     The frames are in the engine's own order. Like ``root.backward()``, this accumulates
-    into the leaves' ``.grad`` and frees the graph unless ``retain_graph=True``.
+    into the leaves' ``.grad`` and frees the graph unless ``retain_graph=True``. ``lang``:
+    the language of the captions and pictures (default: the course's language).
     """
-    model = build_model([root], params=params)  # before backward frees the saved tensors
+    # before backward frees the saved tensors
+    model = build_model([root], params=params, lang=lang)
     before = {}
     for node in model.nodes:
         if node.kind == LEAF and node.tensor is not None and node.tensor._grad is not None:
@@ -175,7 +183,8 @@ class BackwardAnimation:
 
     def __init__(self, frames: list[BackwardFrame], widgets) -> None:
         self.frames = frames
-        self.slider = widgets.IntSlider(value=0, min=0, max=len(frames) - 1, description="step",
+        self.slider = widgets.IntSlider(value=0, min=0, max=len(frames) - 1,
+                                        description=frames[0]._steps.words["slider"],
                                         readout=False, continuous_update=True)
         self.readout = widgets.Label()
         self.label = widgets.Label()
@@ -224,14 +233,16 @@ class BackwardStrip:
 
 
 def animate_backward(root, gradient=None, retain_graph: bool = False, params=None,
-                     widget: bool | None = None):
+                     widget: bool | None = None, lang: str | None = None):
     """Step through ``root.backward()`` in Jupyter with a slider.
 
     Falls back to a strip of all frames (one output each) when ipywidgets is not installed,
     when ``widget=False``, or when Graphviz's ``dot`` is missing (the frames then print as
-    text). Like ``backward_steps`` this runs the real backward pass.
+    text). Like ``backward_steps`` this runs the real backward pass. ``lang``: the language
+    of the captions and pictures (default: the course's language).
     """
-    frames = backward_steps(root, gradient, retain_graph=retain_graph, params=params)
+    frames = backward_steps(root, gradient, retain_graph=retain_graph, params=params,
+                            lang=lang)
     if widget is not False:
         try:
             import ipywidgets

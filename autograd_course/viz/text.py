@@ -12,21 +12,38 @@ Read it like the engine walks: from the output down to the leaves::
 
 A node reached a second time (a shared subgraph) is printed once; later it says
 ``(shown above)``. The tree is printed with an explicit stack, never by recursion.
+Its words follow the model's language (``words.py``).
 """
 
 from __future__ import annotations
 
-from .graph import DATA, FROZEN, FUNCTION, INTERMEDIATE, LEAF, MORE, OUTPUT, SAVED_EDGE, GraphModel
+from .graph import (
+    DATA,
+    FROZEN,
+    FUNCTION,
+    INTERMEDIATE,
+    LEAF,
+    MORE,
+    OUTPUT,
+    SAVED_EDGE,
+    GraphModel,
+    build_model,
+)
+from .words import words
 
 _TENSOR_WITH_PRODUCER = (OUTPUT, INTERMEDIATE)
 
 
-def _tensor_line(node) -> str:
+def _shape(node, w: dict) -> str:
+    return w["scalar"] if node.shape == "scalar" else node.shape
+
+
+def _tensor_line(node, w: dict) -> str:
     if node.kind == LEAF:
-        return f"AccumulateGrad  {node.title}  {node.shape}  requires_grad"
-    parts = [node.title, node.shape]
+        return f"AccumulateGrad  {node.title}  {_shape(node, w)}  requires_grad"
+    parts = [node.title, _shape(node, w)]
     if node.kind == FROZEN:
-        parts.append("no grad")
+        parts.append(w["no_grad"])
     if node.data is not None:
         parts.append(f"= {node.data}")
     return "  ".join(p for p in parts if p)
@@ -36,6 +53,7 @@ def model_text(model: GraphModel) -> str:
     """The text tree of a model built by ``graph.build_model``."""
     nodes = model.by_id()
     inputs = model.inputs()
+    w = words(model.lang)
 
     def producer(node_id: str):
         """A root/intermediate tensor is printed on its producer's line: that producer."""
@@ -57,13 +75,13 @@ def model_text(model: GraphModel) -> str:
             if made_by is not None:
                 tensor = nodes[node_id]
                 if tensor.named or tensor.kind == INTERMEDIATE:
-                    annotation = f"  → {tensor.title}  {tensor.shape}"
+                    annotation = f"  → {tensor.title}  {_shape(tensor, w)}"
                 node_id = made_by
             node = nodes[node_id]
-            text = node.title if node.kind in (FUNCTION, MORE) else _tensor_line(node)
+            text = node.title if node.kind in (FUNCTION, MORE) else _tensor_line(node, w)
             children = [e.src for e in inputs[node_id] if e.kind != SAVED_EDGE]
             if node_id in printed and children:
-                lines.append(f"{prefix}{text}{annotation}  (shown above)")
+                lines.append(f"{prefix}{text}{annotation}  {w['shown_above']}")
                 continue
             printed.add(node_id)
             lines.append(f"{prefix}{text}{annotation}")
@@ -74,12 +92,10 @@ def model_text(model: GraphModel) -> str:
     return "\n".join(lines)
 
 
-def graph_text(*roots, params=None, max_nodes: int = 200) -> str:
+def graph_text(*roots, params=None, max_nodes: int = 200, lang: str | None = None) -> str:
     """The graph behind ``roots`` as an indented text tree (output first, leaves last).
 
     ``params`` names tensors, like ``draw_graph``'s; past ``max_nodes`` nodes the rest is one
-    ``… N more nodes`` line.
+    ``… N more nodes`` line. ``lang``: ``"en"`` or ``"zh"`` (default: the course's language).
     """
-    from .graph import build_model
-
-    return model_text(build_model(roots, params=params, max_nodes=max_nodes))
+    return model_text(build_model(roots, params=params, max_nodes=max_nodes, lang=lang))

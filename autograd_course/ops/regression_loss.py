@@ -1,4 +1,5 @@
-"""Robust regression losses (``huber_loss``, ``smooth_l1_loss``) and ``kl_div``.
+"""Regression losses: ``mse_loss``, ``l1_loss``, and the robust ``huber_loss`` and
+``smooth_l1_loss``.
 
 Huber: per element, with d = x - y,  ℓ = ½d² for |d| < δ and δ(|d| - ½δ) beyond: a parabola
 near 0 that turns into a straight line, so outliers pull with a force of at most δ. Its
@@ -9,26 +10,76 @@ derivative is clamp(d, -δ, δ). Smooth L1 with parameter β is the same curve d
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
-from .. import dtypes
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_shape, same_device, sum_to
-from .nn_ops import l1_loss
+from ._util import (
+    binary_operands,
+    broadcast_shape,
+    cast_to,
+    check_reduction,
+    not_implemented,
+    reduce_loss,
+    result_type,
+    same_device,
+)
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
-def _reduce(values, reduction: str):
-    if reduction == "mean":
-        return values.mean()
-    if reduction == "sum":
-        return values.sum()
-    return values
+def _size_warning(x, y) -> None:
+    if x.shape != y.shape:
+        warnings.warn(
+            f"Using a target size ({y.shape!r}) that is different to the input size "
+            f"({x.shape!r}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=3)
 
 
-def _check_reduction(reduction: str) -> None:
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+class MseLoss(Function):
+    """ℓ = mean((x - y)²);  dx = 2 (x - y) / n,  dy = -dx."""
+
+    node_name = "MseLossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, reduction):
+        diff = x._data - y._data
+        ctx.reduction, ctx.n = reduction, diff.size
+        ctx.save_for_backward(x, y)
+        return x._new(x._xp.asarray(reduce_loss(diff * diff, reduction), dtype=diff.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        scale = grad * (2.0 / ctx.n) if ctx.reduction == "mean" else grad * 2.0
+        dx = (x - y) * scale
+        need_x, need_y = ctx.needs_input_grad[:2]
+        return (dx if need_x else None), (-dx if need_y else None), None
 
 
+def mse_loss(x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
+    """mean((x - y)²), in the dtype x and y promote to (float32 input, int64 target: float32)."""
+    check_reduction(reduction)
+    same_device(x, y)
+    _size_warning(x, y)
+    dtype = result_type(x, y)
+    if dtype.kind not in "fc":
+        raise not_implemented("mse_cpu", dtype)
+    x, y = cast_to(dtype, x, y)
+    return MseLoss.apply(x, y, reduction)
+
+
+def l1_loss(x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
+    """mean |x - y|: PyTorch builds it from sub, abs and mean, and so do we."""
+    check_reduction(reduction)
+    _size_warning(x, y)
+    losses = (x - y).abs()
+    if reduction == "none":
+        return losses
+    return losses.mean() if reduction == "mean" else losses.sum()
+
+
+# --- Huber and smooth L1 -----------------------------------------------------------------------
 def _huber_values(xp, d, delta, divide: bool):
     """ℓ(d) per element: ½d² inside |d| < δ, δ(|d| - ½δ) outside (both ÷δ for smooth L1)."""
     z = xp.abs(d)
@@ -43,7 +94,7 @@ def _huber_forward(ctx, x, y, reduction, delta, divide):
     ctx.reduction, ctx.delta = reduction, delta
     ctx.save_for_backward(x, y)
     values = _huber_values(x._xp, d, delta, divide)
-    return x._new(x._xp.asarray(_reduce(values, reduction), dtype=d.dtype))
+    return x._new(x._xp.asarray(reduce_loss(values, reduction), dtype=d.dtype))
 
 
 def _huber_backward(ctx, grad, backward_op):
@@ -141,14 +192,6 @@ class SmoothL1LossBackward(Function):
         return _slope_backward(ctx, gg, divide=True)
 
 
-def _size_warning(x, y) -> None:
-    if x.shape != y.shape:
-        warnings.warn(
-            f"Using a target size ({y.shape!r}) that is different to the input size "
-            f"({x.shape!r}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=3)
-
-
 def _pair(x, y, keep_input_dtype: bool = False):
     """Input and target on one device and of one dtype: PyTorch's promotion (an integer
     target takes the input's float dtype), or, for ``huber_loss``, the input's dtype always
@@ -166,84 +209,22 @@ def _broadcast(x, y):
     return broadcast_shape(x.shape, y.shape)
 
 
-def huber_loss(x, y, reduction: str = "mean", delta: float = 1.0, weight=None):
+def huber_loss(x: Tensor, y: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
     """Huber loss: squared error for |x - y| < δ, absolute error (times δ) beyond."""
-    _check_reduction(reduction)
+    check_reduction(reduction)
     if weight is not None:
         raise NotImplementedError("huber_loss: weight= is not implemented in autograd_course")
     x, y = _pair(x, y, keep_input_dtype=True)
     return HuberLoss.apply(x, y, reduction, delta)
 
 
-def smooth_l1_loss(x, y, reduction: str = "mean", beta: float = 1.0):
+def smooth_l1_loss(x: Tensor, y: Tensor, reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """Smooth L1: ½d²/β for |d| < β, |d| - ½β beyond (β = 0 is the L1 loss, as in PyTorch)."""
-    _check_reduction(reduction)
+    check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(x, y, reduction)
     x, y = _pair(x, y)
     return SmoothL1Loss.apply(x, y, reduction, beta)
-
-
-# --- KL divergence -----------------------------------------------------------------------------
-class Xlogy(Function):
-    """out = x · log(y), defined as 0 where x = 0 (so 0 · log 0 = 0, the convention entropy
-    needs);  d/dx = log y (0 where x = 0),  d/dy = x / y."""
-
-    node_name = "XlogyBackward0"
-
-    @staticmethod
-    def forward(ctx, x, y):
-        xp = x._xp
-        ctx.save_for_backward(x, y)
-        ctx.x_shape, ctx.y_shape = x.shape, y.shape
-        out = xp.where(x._data == 0, x._data.dtype.type(0), x._data * xp.log(y._data))
-        return x._new(xp.where(xp.isnan(y._data), y._data, out).astype(x._data.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        need_x, need_y = ctx.needs_input_grad
-        grad_x = grad_y = None
-        if need_x:
-            grad_x = sum_to(grad * xlogy((x != 0).to(x.dtype), y), ctx.x_shape)
-        if need_y:
-            grad_y = sum_to(grad * x / y, ctx.y_shape)
-        return grad_x, grad_y
-
-
-def xlogy(x, y):
-    """x · log(y), with 0 · log(anything but NaN) = 0."""
-    x, y = binary_operands(x, y)
-    if x._data.dtype.kind not in "fc":
-        x, y = x.to(dtypes.default_float), y.to(dtypes.default_float)
-    return Xlogy.apply(x, y)
-
-
-_KL_MEAN_WARNING = (
-    "reduction: 'mean' divides the total loss by both the batch size and the support size."
-    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
-)
-
-
-def kl_div(x, target, reduction: str = "mean", log_target: bool = False):
-    """KL(target ‖ p) with ``x`` = log p:  Σ target · (log target - x)  (or, with
-    ``log_target=True``, Σ e^target · (target - x)). Built from tensor ops, as PyTorch does,
-    so its graph is ``SubBackward0`` over ``XlogyBackward0`` and ``MulBackward0``."""
-    if reduction not in ("mean", "sum", "none", "batchmean"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    if x._data.dtype.kind not in "fc" or target._data.dtype.kind not in "fc":
-        raise RuntimeError("kl_div: Integral inputs not supported.")
-    same_device(x, target)
-    if log_target:
-        losses = target.exp() * (target - x)
-    else:
-        losses = xlogy(target, target) - target * x
-    if reduction == "mean":
-        warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
-        return losses.mean()
-    if reduction == "batchmean":
-        return losses.sum() / x.shape[0] if x.ndim else losses.sum()
-    return losses.sum() if reduction == "sum" else losses

@@ -1,0 +1,332 @@
+"""练习检查器的中文提示：键 -> :meth:`str.format` 模板。
+
+键与占位符和 ``messages_en`` 完全一致（有测试检查）。代码、变量名和 PyTorch 的名字保持原样；
+术语用 PyTorch 中文社区的常用译法：张量、计算图、叶子节点、反向传播、梯度累积、链式法则。
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # --- 判定（_common）--------------------------------------------------------------------------
+    "verdict.correct": "正确",
+    "verdict.not_attempted": "尚未作答",
+    "verdict.not_quite": "还不对：{hint}",
+    "verdict.with_note": "{status}（{note}）",
+    # --- 学习者的代码抛出异常，或什么也没返回 --------------------
+    "common.unprintable": "（无法显示它的错误信息：它的 __str__ 本身抛出了异常）",
+    "common.an_exception": "一个异常",
+    "common.sys_exit": "你的代码调用了 sys.exit()（或抛出了 SystemExit），这会让整个程序退出："
+                       "请改为返回一个值",
+    "common.generator_exit": "你的代码抛出了 GeneratorExit：请改为返回一个值",
+    "common.raised_with_text": "你的代码抛出了 {name}：{text}",
+    "common.raised": "你的代码抛出了 {name}",
+    "common.your_function": "你的函数",
+    "common.returned_none": "{name}() 返回了 None：函数体执行了，但没有 `return`（或 return "
+                            "后没有值）；请在末尾写上 `return <你的结果>`",
+    # --- 比较数值 --------------------
+    "common.your_answer": "你的答案",
+    "common.diff.transposed": "{name} 似乎转置了：形状是 {shape_a}，应为 {shape_e}",
+    "common.diff.reshape": "{name} 的元素个数对，但形状是 {shape_a}；应为 {shape_e}",
+    "common.diff.shape": "{name} 的形状是 {shape_a}，应为 {shape_e}",
+    "common.diff.nonfinite": "{name} 中含有 nan 或 inf",
+    "common.diff.sign": "{name} 形状对，但符号反了",
+    "common.diff.factor": "{name} 形状对，但数值是期望值的 {factor:.4g} 倍（是不是漏乘或多乘了"
+                          "一个常数因子？）",
+    "common.diff.values": "{name} 形状对，但数值不对：得到 {got}，期望 {expected}",
+    "common.is_none": "{name} 是 None",
+    "common.not_a_tensor": "{name} 应该是张量或数字，得到的却是 {type}",
+    # --- 自定义 Function 与 gradcheck --------------------
+    "common.not_a_function": "需要一个 ag.autograd.Function 的子类，得到的却是 {value!r}",
+    "common.backward_error": "{name}.backward：{error}",
+    "common.gradient_for_input": "第 {k} 个输入的梯度",
+    "common.gradcheck_fails": "{name} 没有通过 gradcheck：{hint}",
+    "common.output_no_grad": "输出不需要梯度（requires_grad=False）：forward 是不是脱离了"
+                             "计算图？",
+    "common.backward_failed": "反向传播失败：{error}",
+    # --- 第 0 章 --------------------
+    "ch00.not_a_number": "{name} 应该是一个数，得到的却是 {type}",
+    "ch00.not_one_number": "{name} 应该是单个数，得到的却有 {size} 个",
+    "ch00.first.a_two_paths": "a_grad：a 在 d = a * b + a 中出现了两次；乘积贡献 b，`+ a` 再贡献"
+                              " 1，两条路径的梯度要相加",
+    "ch00.first.a_only_plus": "a_grad：你只算了 `+ a` 这条路径；a * b 也依赖 a",
+    "ch00.first.a_not_a": "a_grad：a * b 对 a 的导数是 b，而不是 a",
+    "ch00.first.a_wrong": "a_grad 是 {got:g}；请在 a = {a:g}、b = {b:g} 处对 a 求 a * b + a 的"
+                          "导数",
+    "ch00.first.b_not_b": "b_grad：a * b 对 b 的导数是 a，而不是 b",
+    "ch00.first.b_wrong": "b_grad 是 {got:g}；只有 a * b 这一项依赖 b",
+    "ch00.names.not_a_list": "请给出一个含 {n} 个名字的列表，每个表达式一个",
+    "ch00.names.count": "需要 {n} 个名字，每个表达式一个；你给了 {got} 个",
+    "ch00.names.number": "{expr}：名字末尾有一个数字，这里是 {digit}：{want}",
+    "ch00.names.form": "{expr}：grad_fn 的名字由运算名加 'Backward' 再加一个数字组成，例如 "
+                       "'AddBackward0'",
+    "ch00.names.last_op": "{expr}：grad_fn 记录的是产生结果的*最后一个*运算（你写的是 "
+                          "{got!r}）",
+    # --- 第 1 章 --------------------
+    "ch01.slope.not_a_number": "斜率应该是一个数",
+    "ch01.slope.height": "这是 f({at:g})，即曲线的高度；斜率是 f 变化的快慢："
+                         "(f(2 + h) - f(2 - h)) / (2 * h)，h 取一个很小的数",
+    "ch01.slope.sign": "大小对，符号反了：应当用 f(2 + h) 减去 f(2 - h)，而不是反过来",
+    "ch01.slope.close": "很接近（{value:.6g}），但与斜率的差距超过了 0.001：把 h 取得更小"
+                        "（例如 1e-4），并向两边各走一步，f(2 + h) - f(2 - h)",
+    "ch01.slope.far": "{value:.6g} 离 x = 2 处的斜率还很远：用 f 的变化量 f(2 + h) - f(2 - h) "
+                      "除以 x 的变化量 2 * h",
+    "ch01.predict.name": "你的 x.grad",
+    "ch01.leaves.why_a": "a 是用户直接创建的（ag.tensor），所以是叶子节点（leaf）",
+    "ch01.leaves.why_b": "b 是用户直接创建的（ag.tensor），所以是叶子节点（leaf）",
+    "ch01.leaves.why_c": "c = a * b 用到了需要梯度的 a，所以 c 有 grad_fn，不是叶子节点",
+    "ch01.leaves.why_d": "d = b * 2 只用到不需要梯度的张量：什么都没有被记录，所以 d 没有 "
+                         "grad_fn，也算叶子节点",
+    "ch01.leaves.why_e": "e 是被记录下来的运算的结果（grad_fn=SumBackward0），不是叶子节点",
+    "ch01.leaves.not_a_set": "{what} 应该是一个名字的集合，例如 {{'a', 'b'}}",
+    "ch01.leaves.unknown": "{what} 中有未知的名字 {unknown}；请只用 'a'...'e'",
+    "ch01.leaves.check": "再看看 {name}：{why}",
+    "ch01.leaves.missing_grad": "{name} 是需要梯度的叶子节点：反向传播会填充它的 .grad",
+    "ch01.leaves.no_requires_grad": "它不需要梯度（requires_grad=False）",
+    "ch01.leaves.not_a_leaf": "它不是叶子节点（除非调用 retain_grad()，否则只有叶子节点会保留 "
+                              ".grad）",
+    "ch01.leaves.grad_stays_none": "反向传播之后 {name}.grad 仍是 None：{why}",
+    "ch01.value.not_a_value": "{what} 应该得到一个 Value（带有 .data 和 .grad），得到的却是 "
+                              "{type}",
+    "ch01.mul.forward": "(2) * (-3) 得到的 data 是 {data:g}：前向计算应为 self.data * "
+                        "other.data",
+    "ch01.mul.children": "结果必须记住两个输入：Value(..., (self, other))",
+    "ch01.mul.still_zero": "调用 out._backward() 之后两个梯度仍是 0：_backward 必须修改 "
+                           "self.grad 和 other.grad",
+    "ch01.mul.no_out_grad": "你漏掉了链式法则（chain rule）中的因子 out.grad：局部导数要乘以 "
+                            "out.grad",
+    "ch01.mul.swapped": "弄反了：d(a·b)/da 是 b（*另一个*因子），所以 a.grad 得到的是 "
+                        "other.data * out.grad",
+    "ch01.mul.wrong": "当 a = 2、b = -3、out.grad = 2.5 时，a.grad 应为 -7.5，b.grad 应为 5，"
+                      "你得到的是 {a_grad:g} 和 {b_grad:g}",
+    "ch01.manual.start": "反向传播要从 L.grad = 1 开始（dL/dL）",
+    "ch01.manual.c_d": "c.grad 和 d.grad 都应为 1（L = d + c），你得到的是 {c_grad:g} 和 "
+                       "{d_grad:g}：调用一次 L._backward()",
+    "ch01.manual.mul_first": "d = a * b 还没有反向规则：请先完成练习 1.2（__mul__ 的 "
+                             "_backward）",
+    "ch01.manual.a_b_nothing": "a 和 b 什么都没收到：还要调用 d._backward()，并且要在 "
+                               "L._backward() 填好 d.grad 之后再调用",
+    "ch01.manual.twice": "a.grad 和 b.grad 大了一倍：每个 _backward 只能执行一次",
+    "ch01.manual.wrong": "a.grad 应为 b = {b:g}，b.grad 应为 a = {a:g}；你得到的是 "
+                         "{a_grad:g} 和 {b_grad:g}（用 check_value_mul 检查一下你的 __mul__）",
+    "ch01.accumulate.add_overwrites": "b = a + a 之后 a.grad 是 1，但 db/da = 2：a 被用了两次，"
+                                      "第二次的 `other.grad = out.grad` 覆盖了第一次的结果。"
+                                      "要累加（梯度累积）：`self.grad += ...` 和 "
+                                      "`other.grad += ...`",
+    "ch01.accumulate.add_wrong": "b = a + a 之后 a.grad 是 {a_grad:g}；应为 2",
+    "ch01.accumulate.mul_overwrites": "__add__ 已经修好了，但 a * a 给出的 a.grad 是 3，而不是 "
+                                      "2a = 6：__mul__ 的 _backward 里也要用 `+=`",
+    "ch01.accumulate.mul_wrong": "a = 3 时 p = a * a 之后 a.grad 是 {a_grad:g}；应为 2a = 6",
+    "ch01.accumulate.across_nodes": "对 L = a*b + a，a.grad 应为 b + 1 = {b_plus_1:g}，b.grad "
+                                    "应为 a = {a:g}，你得到的是 {a_grad:g} 和 {b_grad:g}",
+    # --- 第 2 章 --------------------
+    "ch02.jacobian.name": "你求出的 {f} 的雅可比矩阵（Jacobian）",
+    "ch02.jacobian.cumulative": "每一行都包含了它前面的各行：backward() 会把梯度*累加*到 x.grad "
+                                "上，所以每算一行之前都要清空它（x.grad = None），或者改用 "
+                                "ag.autograd.grad",
+    "ch02.jacobian.all_sum": "每一行都是所有行之和：你保存的是 x.grad 本身，而 backward() 一直在"
+                             "往它上面累加；每行之前清空它，并保存 x.grad.clone()",
+    "ch02.jacobian.all_last": "每一行都等于最后一行：x.grad 每次都是同一个张量（zero_() 和 "
+                              "backward() 都是原地修改它）；请保存 x.grad.clone()",
+    "ch02.mean.not_a_tensor": "gradient 应该是一个与 Q 形状相同 (3,) 的张量",
+    "ch02.mean.shape": "gradient 的形状必须与 Q 相同，即 (3,)，你给的是 {shape}：Q 的每个元素"
+                       "对应一个数",
+    "ch02.mean.name": "你的 gradient 算出的 {var}.grad",
+    "ch02.unbroadcast.case": "把形状为 {big} 的梯度还原到形状 {small}",
+    "ch02.unbroadcast.shape": "{case}：数值对，但形状是 {shape}；要保留大小为 1 的维度（求和时"
+                              "用 keepdim=True，或者 reshape）",
+    "ch02.unbroadcast.mean": "{case}：你求的是平均；这个输入被广播后用了 {lost} 次，每个广播"
+                             "副本用一次，每次使用都贡献一份梯度：应当求和，而不是取平均",
+    "ch02.unbroadcast.name": "你的结果（{case}）",
+    "ch02.value.no_method": "你的 Value 没有 {method} 方法",
+    "ch02.value.twice": "x ** 3 + x.tanh() 用了 x 两次，而 x.grad 只保留了其中一份贡献："
+                        "用 `self.grad += ...` 累加",
+    "ch02.pow.forward": "x = {x0} 时 x ** 3 得到 {got:.6g}，应为 {want:.6g}",
+    "ch02.pow.no_out_grad": "__pow__：要把 k * x**(k-1) 乘以 out.grad（链式法则）",
+    "ch02.pow.exponent": "__pow__：x**k 的导数是 k * x**(k-1)：指数要减一",
+    "ch02.pow.wrong": "__pow__：x = {x0}、out.grad = 1.5 时 x**3 给出的 x.grad 是 {got:.6g}；"
+                      "应为 {want:.6g}",
+    "ch02.tanh.forward": "x = {x0} 时 tanh() 得到 {got:.6g}，应为 {want:.6g}（math.tanh）",
+    "ch02.tanh.no_out_grad": "tanh：要把 1 - tanh(x)**2 乘以 out.grad（链式法则）",
+    "ch02.tanh.not_x": "tanh：导数是 1 - tanh(x)**2，其中 tanh(x) = out.data，而不是 1 - x**2",
+    "ch02.tanh.wrong": "tanh：x = {x0}、out.grad = 1.5 时 x.grad 是 {got:.6g}；应为 "
+                       "{want:.6g}",
+    # --- 第 3 章 --------------------
+    "ch03.graph.chain": "a * b 链",
+    "ch03.graph.diamond": "菱形图（x 被用了两次）",
+    "ch03.graph.constants": "带常量数据的一层",
+    "ch03.graph.deep": "3000 步的长链",
+    "ch03.leaves.twice": "同一个叶子节点你返回了不止一次：要记住哪些节点已经访问过",
+    "ch03.leaves.not_a_leaf": "你返回了一个不是“需要梯度的叶子节点”的张量",
+    "ch03.leaves.missed": "你漏掉了 {n} 个叶子节点：要沿着 next_functions 的每一项走下去，"
+                          "而不只是第一项",
+    "ch03.leaves.recursion": "{graph}：RecursionError；请用显式的栈（一个 append 和 pop 的列表）"
+                             "遍历，而不要用递归",
+    "ch03.leaves.nodes": "你返回的是计算图的节点；AccumulateGrad 节点对应的叶子张量是 "
+                         "node.variable",
+    "ch03.leaves.not_tensors": "请返回一个张量列表（即那些叶子节点）",
+    "ch03.leaves.in_graph": "{graph}：{problem}",
+    "ch03.loop.not_int": "n_mul_nodes 应该是一个整数",
+    "ch03.loop.too_few": "节点数少了：只要 y.sum() < 100，循环就会继续翻倍；数一数翻倍了几次"
+                         "（每次一个 MulBackward0）",
+    "ch03.loop.too_many": "节点数多了：只要 y.sum() < 100，循环就会继续翻倍；数一数翻倍了几次"
+                          "（每次一个 MulBackward0）",
+    "ch03.hook.unchanged": "梯度原样通过了：钩子（hook）必须*返回*新的梯度（返回 None 表示保留"
+                           "原梯度）",
+    "ch03.hook.one_way": "两个方向都要截断：小于 -1 的负梯度要变成 -1（grad.clamp(-1, 1)）",
+    "ch03.hook.wrong": "x.grad 是 {got}，应为 {want}：返回 grad.clamp(-1, 1)",
+    "ch03.exp.forward": "exp() 在 0.5 处得到 {got:.6g}，应为 {want:.6g}",
+    "ch03.exp.backward": "exp 的 _backward：d/dx e^x = e^x，所以 x.grad += out.data * "
+                         "out.grad",
+    "ch03.backward.returns": "backward() 应该填好各个 .grad，并且不返回任何值",
+    "ch03.backward.start": "backward() 必须从 self.grad = 1 开始（d out/d out）",
+    "ch03.backward.order": "x.grad、y.grad = {x_grad:.6g}、{y_grad:.6g}，应为 {want_x:.6g}、"
+                           "{want_y:.6g}：每个 _backward 必须恰好执行一次，并且要等所有用到它"
+                           "输出的值都执行完自己的 _backward 之后再执行（逆拓扑序）",
+    "ch03.backward.recursion": "3000 步的长链抛出了 RecursionError：请用显式的栈而不是递归来"
+                               "构造执行顺序",
+    "ch03.backward.deep": "在 3000 步 `* 1.0` 的长链上，第一个值得到的梯度是 {got:g}，应为 1",
+    # --- 第 4 章 --------------------
+    "ch04.your_gradient": "你的梯度",
+    "ch04.mse.your_gradient_is": "你的梯度{hint}",
+    "ch04.mse.times_n": "大了 {n} 倍：损失是 {n} 项的*平均*，所以要除以 n",
+    "ch04.mse.half": "只有期望值的一半：u² 的导数是 2u",
+    "ch04.mse.no_sigmoid": "缺少 sigmoid 的导数 σ(z)(1 - σ(z))（经过 σ 的链式法则）",
+    "ch04.mse.bce": "缺少 σ'(z)：你用的是 BCE 的梯度 (σ(z) - y)/n，但这里的损失是平方误差",
+    "ch04.batches.zero_none": "第一次反向传播之前 .grad 是 None，所以那时 w.grad.zero_() 会出错："
+                              "请在读取之后再清零，或者改为 w.grad = None",
+    "ch04.batches.not_a_list": "请返回一个列表，每个批次一个梯度",
+    "ch04.batches.count": "每个批次应返回一个梯度：你给了 {got} 个，应为 {want} 个",
+    "ch04.batches.none": "你的梯度中有一个是 None：读取 w.grad 之前要先调用 backward()",
+    "ch04.batches.same_object": "你的所有梯度都是同一个张量对象：.grad 是原地更新的，所以要保存"
+                                "一份副本（w.grad.clone()）",
+    "ch04.batches.cumulative": "每个梯度都包含了它之前的梯度：backward() 会累加到 w.grad 上"
+                               "（梯度累积），所以每次 backward 之前都要清零（w.grad.zero_() "
+                               "或 w.grad = None）",
+    "ch04.batches.name": "你在第 {k} 个批次上的梯度",
+    "ch04.two.retain": "第二次反向传播发现计算图的共享部分已被释放：第一次调用 backward() 时"
+                       "请传入 retain_graph=True",
+    "ch04.two.not_a_pair": "请返回一对值：（第一个损失的梯度，第二个损失的梯度）",
+    "ch04.two.includes_first": "你的第二个梯度包含了第一个：backward() 会累加到 w.grad 上，"
+                               "所以两次之间要清空它（w.grad = None）",
+    "ch04.two.same_numbers": "两个梯度的数值完全相同：如果你两次都返回了 w.grad，那它是同一个"
+                             "张量，backward() 会原地修改它；请保存 w.grad.clone()",
+    "ch04.two.first_name": "你的第一个梯度",
+    "ch04.two.second_name": "你的第二个梯度",
+    # --- 第 5 章 --------------------
+    "ch05.none.why_a": "a 只在 ag.no_grad() 里用过，所以 e = a * 2 没有被记录，没有任何边能"
+                       "回到 a",
+    "ch05.none.why_b": "b 需要梯度，并且通过 e * b 连到 f，所以反向传播会填充 b.grad",
+    "ch05.none.why_c": "c 只通过 c.detach() 连到 f，而 detach() 把它从计算图中切断了",
+    "ch05.none.why_d": "d 从来不需要梯度，所以 autograd 永远不会给它 .grad",
+    "ch05.none.not_a_set": '请给出一个名字的集合，例如 {{"a", "d"}}',
+    "ch05.none.unknown": "{unknown} 不在 'a'、'b'、'c'、'd' 这几个名字之中",
+    "ch05.none.not_none": "{name}.grad 不是 None：{why}",
+    "ch05.none.none_too": "{name}.grad 也是 None：{why}",
+    "ch05.snapshot.not_a_tensor": "snapshot 应该返回一个张量，得到的却是 {type}",
+    "ch05.snapshot.name": "你的快照",
+    "ch05.snapshot.requires_grad": "你的快照仍然需要梯度（它还在计算图中）：用 detach() 把它"
+                                   "分离出来",
+    "ch05.snapshot.shares": "你的快照与 t 共享内存（detach() 不会复制数据）：再加上 .clone()",
+    "ch05.snapshot.changed": "t 被原地修改后你的快照也变了：它必须拥有自己的内存（用 "
+                             ".clone()）",
+    "ch05.freeze.replaced": "请用 requires_grad_(False) 原地冻结这些参数；不要用新的张量替换"
+                            "它们",
+    "ch05.freeze.last": "最后一层必须保持可训练：它的参数应当仍然需要梯度",
+    "ch05.freeze.some_params": "它的部分参数",
+    "ch05.freeze.all_params": "它的参数",
+    "ch05.freeze.not_frozen": "第 {i} 层没有被冻结：{what}仍然需要梯度（对它的每个参数都调用 "
+                              "requires_grad_(False)）",
+    "ch05.st.not_a_tensor": "clamp_st 应该返回一个张量，得到的却是 {type}",
+    "ch05.st.unclamped": "数值就是 x 本身：前向计算仍然要截断到 [0, 1]",
+    "ch05.st.values_name": "你的结果的数值",
+    "ch05.st.no_requires_grad": "你的结果不需要梯度，所以没有梯度能传到 x：只有 clamp 的修正量"
+                                "应该 detach，而不是整个结果",
+    "ch05.st.no_path": "没有梯度传到 x：要保留一条从 x 到结果、没有被 detach 的路径",
+    "ch05.st.detached_x": "你 detach 了 x，却把 clamp 的修正量留在计算图中；应该反过来：x "
+                          "负责传递梯度，修正量是常数",
+    "ch05.st.clamp_grad": "这是 clamp 本身的梯度，在 x 被截断的地方为 0；对 autograd 来说，"
+                          "clamp 的修正量（截断后的值减去 x）必须是常数",
+    "ch05.st.grad_name": "你的结果对 x 的梯度",
+    # --- 第 6 章 --------------------
+    "ch06.gradient_for": "你对 {name} 的梯度",
+    "ch06.local_alone": "你只返回了局部导数；链式法则还要把它乘以 grad_output",
+    "ch06.sigmoid.none": "backward 对 x 返回了 None：应返回 grad_output 乘以 dσ/dx",
+    "ch06.sigmoid.times_y": "你返回的是 grad_output * y；σ 的导数是 σ(x)·(1 − σ(x)) = "
+                            "y * (1 - y)",
+    "ch06.sigmoid.alone": "你只返回了 dσ/dx；链式法则还要把它乘以 grad_output",
+    "ch06.div.none": "backward 对 {name} 返回了 None，但 {name} 需要梯度",
+    "ch06.mul_constant.count": "{name}.backward 必须按顺序为 forward 的每个输入各返回一个值"
+                               "（{detail}）",
+    "ch06.mul_constant.non_tensor": "{name}.backward 为一个不是张量的输入返回了梯度；那个位置"
+                                    "应返回 None",
+    "ch06.mul_constant.none": "backward 对这个张量返回了 None，但它需要梯度",
+    "ch06.mul_constant.identity": "这还是笔记里的 backward：它把 grad_output 原样传回，仿佛"
+                                  "前向计算是恒等映射；乘以一个常数会让导数变成什么？",
+    "ch06.mul_constant.name": "你对这个张量的梯度",
+    "ch06.softplus.forward_name": "forward 的输出",
+    "ch06.softplus.saved_nothing": "forward 什么都没保存，backward 就没有东西可读：在 forward "
+                                   "里用 ctx.save_for_backward(...) 保存 backward 需要的东西",
+    "ch06.softplus.inner_only": "e^x 只是内层 1 + e^x 的导数；外层的 log 也要贡献一个因子"
+                                "（运算内部的链式法则）",
+    "ch06.softplus.sign": "这是 σ(-x)，不是 log(1 + e^x) 的导数：检查一下指数的符号",
+    # --- 第 7 章 --------------------
+    "ch07.nesterov.in_place": "autograd 在记录计算图时不允许原地更新叶子节点：请把更新放在 "
+                              "`with ag.no_grad():` 里",
+    "ch07.nesterov.not_leaves": "你的参数不再是叶子节点了：请在 `with ag.no_grad():` 里原地"
+                                "更新它们（p -= ... 或 p.sub_(...)）",
+    "ch07.nesterov.plain": "这是普通的梯度下降：Nesterov 为每个参数保存一个动量缓冲区（放在 "
+                           "buffers[i] 里），每一步同时用到梯度和缓冲区",
+    "ch07.nesterov.classical": "这是经典动量法（步长为 lr * buf）；Nesterov 会向前看一步：它的"
+                               "一步是假如当前梯度再来一次，缓冲区将会变成的值",
+    "ch07.nesterov.ema": "这个缓冲区是滑动平均 momentum * buf + (1 - momentum) * grad；SGD 的"
+                         "动量加的是整个梯度：buf = momentum * buf + grad",
+    "ch07.nesterov.not_stored": "你的一步之后 buffers[i] 仍是 None：你没有保存动量缓冲区，所以"
+                                "每一步都从零开始。请把参数 i 的缓冲区存进 buffers[i]，供下次"
+                                "调用使用",
+    "ch07.nesterov.name": "第 {k} 个参数在 {steps} 步之后的值",
+    "ch07.train.no_step": "从未调用 optimizer.step()：backward() 只负责计算梯度；真正改变参数"
+                          "的是 step()，每个批次在 backward() 之后调用一次",
+    "ch07.train.accumulate": "梯度在批次之间不断累积：每次 backward() 之前调用 "
+                             "optimizer.zero_grad()",
+    "ch07.train.late": "你在 backward() 和 step() 之间清空了梯度，所以 step() 看不到任何梯度，"
+                       "参数始终不动",
+    "ch07.train.name": "训练后的 {name}",
+    # --- 第 8 章 --------------------
+    "ch08.pick.not_a_device": "请以字符串 'cuda' 或 'cpu' 返回设备，得到的却是 {got!r}",
+    "ch08.pick.always_cpu": "即使 ag.cuda.is_available() 表示有 GPU，你也返回 'cpu'：每次调用"
+                            "函数时都要问它一次",
+    "ch08.pick.always_cuda": "没有 GPU 时，'cuda' 在创建第一个张量时就会出错：当 "
+                             "ag.cuda.is_available() 为 False 时返回 'cpu'",
+    "ch08.pick.swapped": "两种情况弄反了：有 GPU 时返回 'cuda'，没有时返回 'cpu'",
+    "ch08.step.wrong_device": "模型在 GPU 上，而这批数据还在 CPU 上：先把 xb 和 yb 移到模型"
+                              "所在的设备",
+    "ch08.step.not_moved": "{name} 从未被移到模型所在的设备：在有 GPU 的机器上这一步会出错。"
+                           "请以模型参数所在的设备调用 .to(...)（张量已经在那里时不会有任何"
+                           "开销）",
+    "ch08.step.not_float": "请把损失作为 Python 数字返回（loss.item()），而不是 {type}：张量会"
+                           "让它的计算图（在 GPU 上还有显存）一直无法释放",
+    "ch08.step.no_step": "参数没有变化：在 backward() 之后调用 optimizer.step()",
+    "ch08.step.loss": "你返回的损失 {got:.6g} 不是这批数据在更新之前的均方误差 {want:.6g}",
+    "ch08.step.name": "你这一步之后的 {name}",
+    # --- 第 9 章 --------------------
+    "ch09.graph.diamond": "菱形图",
+    "ch09.graph.shared": "共享的叶子节点",
+    "ch09.topo.recursion": "{graph}：RecursionError；请用显式的栈或队列代替递归",
+    "ch09.topo.twice": "{graph}：你的顺序中有节点出现了不止一次",
+    "ch09.topo.missing": "{graph}：缺少 {missing} 个可达节点，多出 {extra} 个意外的项；"
+                         "请列出 grad_fn 节点，包括 AccumulateGrad",
+    "ch09.topo.before": "{graph}：{early} 排在了 {late} 之前，而后者要把梯度传给它；一个节点"
+                        "只能在所有给它传梯度的节点之后执行。提示：先数出每个节点的入边数"
+                        "（Kahn 算法）",
+    "ch09.exp.forward": "exp() 的值不对：x = {x0:.4g} 时得到 {got:.6g}，应为 {want:.6g}",
+    "ch09.exp.not_attached": "对 exp() 的结果调用 out._backward() 之后，x.grad 仍是 0：在 "
+                             "exp() 里定义 _backward，并在返回 out 之前用 "
+                             "`out._backward = _backward` 把它挂上（只定义不挂上的函数永远"
+                             "不会被执行）",
+    "ch09.exp.overwrites": "一个被用了两次的值，它的梯度必须累加：在 _backward 里用 "
+                           "`self.grad += ...`，而不是 `=`",
+    "ch09.exp.no_local": "你的 _backward 漏掉了局部导数：d/dx e^x = e^x，所以要把 out.grad "
+                         "乘以 out.data",
+    "ch09.exp.wrong": "对 out = x*exp(x) + exp(x)，x = {x0:.4g} 时 x.grad 是 {got:.6g}；应为 "
+                      "{want:.6g}",
+}

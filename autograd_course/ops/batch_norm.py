@@ -1,0 +1,115 @@
+"""Batch normalisation: each channel scaled to mean 0 and variance 1 over the batch.
+
+The gradient is written out by hand (one node instead of a dozen small ops), and it is
+itself an op, so ``create_graph=True`` can go one step further.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..autograd.function import Function
+from ._util import not_implemented, same_device
+from .conv import FirstOrderOnly
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
+
+
+class NativeBatchNorm(Function):
+    """y = (x - mean) / sqrt(var + eps) · weight + bias, per channel (dim 1).
+
+    Training uses the batch's statistics (and updates the running ones in place); evaluation
+    uses the running statistics, which makes it a fixed affine map per channel.
+    """
+
+    node_name = "NativeBatchNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, running_mean, running_var, training, momentum, eps):
+        xp, data = x._xp, x._data
+        axes = (0,) + tuple(range(2, data.ndim))
+        shape = (1, -1) + (1,) * (data.ndim - 2)
+        if training:
+            mean = data.mean(axis=axes)
+            centered = data - mean.reshape(shape)
+            var = (centered * centered).mean(axis=axes)                # biased: normalises
+            if running_mean is not None:
+                n = data.size // data.shape[1]
+                _blend(running_mean, mean, momentum)
+                _blend(running_var, var * (n / max(n - 1, 1)), momentum)  # unbiased: tracked
+        else:
+            mean, var = running_mean._data, running_var._data
+            centered = data - mean.reshape(shape)
+        invstd = 1.0 / xp.sqrt(var + eps)
+        x_hat = centered * invstd.reshape(shape)
+        out = x_hat
+        if weight is not None:
+            out = out * weight._data.reshape(shape)
+        if bias is not None:
+            out = out + bias._data.reshape(shape)
+        ctx.training = training
+        ctx.arrays = x_hat, invstd, axes, shape
+        ctx.save_for_backward(weight)
+        return x._new(out.astype(data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (weight,) = ctx.saved_tensors
+        dx, dw, db = BatchNormGrad.apply(grad, weight, ctx.arrays, ctx.training,
+                                         ctx.needs_input_grad[:3])
+        return dx, dw, db, None, None, None, None, None
+
+
+class BatchNormGrad(FirstOrderOnly):
+    """With x̂ the normalised input and g = dy·weight (training mode):
+    dx = invstd · (g - mean(g) - x̂ · mean(g·x̂)),  dweight = Σ dy·x̂,  dbias = Σ dy."""
+
+    node_name = "NativeBatchNormBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, weight, arrays, training, needs):
+        x_hat, invstd, axes, shape = arrays
+        dy = grad._data
+        dx = dw = db = None
+        if needs[0]:
+            g = dy if weight is None else dy * weight._data.reshape(shape)
+            if training:
+                g = g - g.mean(axis=axes, keepdims=True) \
+                    - x_hat * (g * x_hat).mean(axis=axes, keepdims=True)
+            dx = grad._new(g * invstd.reshape(shape))
+        if needs[1]:
+            dw = grad._new((dy * x_hat).sum(axis=axes))
+        if needs[2]:
+            db = grad._new(dy.sum(axis=axes))
+        return dx, dw, db
+
+
+def _blend(running, value, momentum) -> None:
+    """running ← (1 - momentum)·running + momentum·value, in place (a buffer, not a graph op)."""
+    running._data[...] = (1.0 - momentum) * running._data + momentum * value
+    running._bump_version()
+
+
+def batch_norm(x: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """PyTorch's ``F.batch_norm`` over dim 1 of a (N, C, *) input."""
+    same_device(x, running_mean, running_var, weight, bias)
+    if x._data.dtype.kind not in "fc":
+        raise not_implemented("batch_norm", x)
+    channels = x.shape[1] if x.ndim > 1 else None
+    for t, name in ((running_mean, "running_mean"), (running_var, "running_var"),
+                    (weight, "weight"), (bias, "bias")):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    if training:
+        per_channel = x.numel() // channels
+        if per_channel == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input size "
+                f"{x.shape!r}")
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    return NativeBatchNorm.apply(x, weight, bias, running_mean, running_var, training,
+                                 momentum, eps)

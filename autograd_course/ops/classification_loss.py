@@ -1,0 +1,338 @@
+"""Losses on classes and probabilities: ``nll_loss``, ``cross_entropy``, binary
+cross-entropy (on probabilities or on logits), and ``kl_div`` with the op it is made of,
+``xlogy``.
+
+Each loss with a backward of its own computes it in the numerically careful form: on logits
+rather than probabilities, with logs clamped, and never dividing by zero.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.function import Function
+from ._util import (
+    binary_operands,
+    cast_to,
+    check_reduction,
+    not_implemented,
+    reduce_loss,
+    result_type,
+    same_device,
+    scalar_type,
+    sum_to,
+)
+from .softmax import log_softmax
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
+
+
+# --- negative log-likelihood and cross-entropy -------------------------------------------------
+class NllLoss(Function):
+    """ℓ = -Σ_n w[t_n] · x[n, t_n] / Σ_n w[t_n] (mean);  dx[n, t_n] = -w[t_n] / Σ w."""
+
+    node_name = "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction, ignore_index):
+        xp = x._xp
+        data = x._data if x.ndim == 2 else x._data[None]
+        t = target._data.reshape(-1)
+        keep = t != ignore_index
+        safe_t = xp.where(keep, t, 0)
+        w = xp.ones(data.shape[1], data.dtype) if weight is None else weight._data
+        w_n = xp.where(keep, w[safe_t], 0).astype(data.dtype)       # weight of each sample
+        picked = data[xp.arange(data.shape[0]), safe_t]
+        losses = -picked * w_n
+        total = w_n.sum()
+        if reduction == "mean":
+            loss = losses.sum() / total
+        else:
+            loss = reduce_loss(losses, reduction)
+            if reduction == "none" and x.ndim == 1:
+                loss = loss.reshape(())
+        coef = xp.zeros_like(data)                                 # dℓ_n/dx[n, c]
+        # an ignored target gets no gradient at all, even when the mean is 0/0 = NaN (PyTorch)
+        scale = -w_n / (total if reduction == "mean" else 1)
+        coef[xp.arange(data.shape[0]), safe_t] = xp.where(keep, scale, 0)
+        ctx.coef, ctx.reduction, ctx.shape = coef, reduction, x.shape
+        return x._new(xp.asarray(loss, dtype=data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        coef = grad._new(ctx.coef)
+        if ctx.reduction == "none" and grad.ndim == 1:
+            grad = grad.unsqueeze(1)
+        out = grad * coef
+        if out._data.shape != ctx.shape:  # (N, C) input: already its shape, no reshape op
+            out = out.reshape(ctx.shape)
+        return out, None, None, None, None
+
+
+def nll_loss(x: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
+             reduction: str = "mean") -> Tensor:
+    """PyTorch's ``F.nll_loss`` for (N, C) or (C,) log-probabilities and class indices."""
+    check_reduction(reduction)
+    same_device(x, target, weight)
+    if x.ndim not in (1, 2):
+        raise NotImplementedError(
+            f"nll_loss here takes (N, C) or (C,) input, got {list(x.shape)}; reshape spatial "
+            "inputs to (N·H·W, C) first")
+    if target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target._data.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {scalar_type(target)}")
+    if weight is not None and weight._data.dtype != x._data.dtype:
+        raise RuntimeError(
+            f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")
+    batch = x.shape[0] if x.ndim == 2 else 1
+    if target.numel() != batch or target.ndim != x.ndim - 1:
+        raise ValueError(
+            f"Expected input batch_size ({batch}) to match target batch_size "
+            f"({target.shape[0] if target.ndim else 1}).")
+    t = target._data.reshape(-1)
+    bad = (t != ignore_index) & ((t < 0) | (t >= x.shape[-1]))
+    if bad.any():
+        raise IndexError(f"Target {int(t[bad.argmax()])} is out of bounds.")
+    if weight is not None and weight.shape != (x.shape[-1],):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {x.shape[-1]} classes or no "
+            f"classes but got weight tensor of shape: {list(weight.shape)}")
+    return NllLoss.apply(x, target, weight, reduction, ignore_index)
+
+
+def cross_entropy(x: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax then nll_loss (PyTorch's ``F.cross_entropy``), for class-index targets or
+    class probabilities (a float target of the input's shape)."""
+    check_reduction(reduction)
+    if label_smoothing != 0.0:
+        raise NotImplementedError("cross_entropy: label_smoothing is not implemented")
+    class_dim = 0 if x.ndim == 1 else 1
+    log_p = log_softmax(x, class_dim)
+    if target.shape == x.shape:  # class probabilities
+        if target._data.dtype.kind != "f":
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {scalar_type(target)}")
+        if weight is not None and weight._data.dtype != x._data.dtype:
+            raise RuntimeError(
+                f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")
+        per_class = target * log_p if weight is None else target * log_p * weight
+        losses = -per_class.sum(class_dim)
+        if reduction == "mean":
+            return losses.sum() / (x.shape[0] if x.ndim == 2 else 1)
+        return losses.sum() if reduction == "sum" else losses
+    return nll_loss(log_p, target, weight, ignore_index, reduction)
+
+
+# --- binary cross-entropy ----------------------------------------------------------------------
+class BinaryCrossEntropyWithLogits(Function):
+    """ℓ = mean(-w [y log σ(z) + (1-y) log(1-σ(z))]) computed from the logits z directly.
+
+    Written as ``max(z, 0) - z·y + log(1 + e^-|z|)``, which never overflows, even for
+    logits of ±1000. Its derivative is neat: dℓ/dz = w (σ(z) - y) / n.
+    """
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx, z, y, weight, pos_weight, reduction, out_dtype=None):
+        xp, zd, yd = z._xp, z._data, y._data
+        log_weight = 1.0 if pos_weight is None else (pos_weight._data - 1.0) * yd + 1.0
+        # PyTorch's order of operations: (1 - y)·z - log σ(z), with log σ(z) = min(z, 0) -
+        # log1p(e^-|z|); exp and log1p in float64, rounded (closest to PyTorch's float32)
+        e = xp.exp(-xp.abs(zd).astype(xp.float64)).astype(zd.dtype)
+        log_sigmoid = xp.minimum(zd, 0.0) - xp.log1p(e.astype(xp.float64)).astype(zd.dtype)
+        loss = (1.0 - yd) * zd - log_weight * log_sigmoid
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.save_for_backward(z, y, weight, pos_weight)
+        ctx.reduction = reduction
+        return z._new(xp.asarray(reduce_loss(loss, reduction), dtype=out_dtype or zd.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        z, y, weight, pos_weight = ctx.saved_tensors
+        s = z.sigmoid()
+        if pos_weight is None:
+            dz = s - y
+        else:
+            dz = (pos_weight * y + 1.0 - y) * s - pos_weight * y
+        if weight is not None:
+            dz = dz * weight
+        dz = dz * grad  # then divide, in PyTorch's order (the last bits of float32 agree)
+        if ctx.reduction == "mean":
+            dz = dz / z.numel()
+        grad_y = None
+        if ctx.needs_input_grad[1]:
+            # dℓ/dy = log(1 - σ(z)) - p·log σ(z) = -softplus(z) + p·softplus(-z)  (= -z if p = 1)
+            if pos_weight is None:
+                grad_y = -z * grad
+            else:
+                grad_y = (pos_weight * _softplus(-z) - _softplus(z)) * grad
+            if weight is not None:
+                grad_y = grad_y * weight
+            if ctx.reduction == "mean":
+                grad_y = grad_y / z.numel()
+        return dz, grad_y, None, None, None, None
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average: bool | None = None, reduce: bool | None = None,
+                                     reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """BCE on logits (note 002's loss): sigmoid and log fused for numerical stability.
+
+    As in PyTorch the loss has the target's dtype (it is computed into ``1 - target``), so a
+    float64 target makes a float64 loss, and an integer target is refused.
+    """
+    if input.shape != target.shape:
+        raise ValueError(
+            f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
+        )
+    kind = target._data.dtype.kind
+    if kind == "b":
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead.")
+    if kind in "iu":
+        raise RuntimeError(
+            f"result type {scalar_type(result_type(input, target))} can't be cast to the "
+            f"desired output type {scalar_type(target)}")
+    if input._data.dtype.kind not in "fc":
+        raise not_implemented("log_sigmoid_cpu", input)
+    out_dtype = target._data.dtype
+    dtype = result_type(input, target)
+    input, target = cast_to(dtype, input, target)
+    if out_dtype == dtype:
+        return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction,
+                                              out_dtype)
+
+
+def _softplus(z):
+    """log(1 + e^z) = max(z, 0) + log(1 + e^-|z|), with tensor ops (never overflows)."""
+    return z.relu() + ((-z.abs()).exp() + 1.0).log()
+
+
+_BCE_EPS = float(np.float32(1e-12))  # PyTorch's guard is the float 1e-12, not the double
+
+
+class BinaryCrossEntropy(Function):
+    """ℓ = -w [y log x + (1-y) log(1-x)], each log clamped at -100 (PyTorch's guard);
+    dx = w (x - y) / max(x (1-x), 1e-12),  dy = w (log(1-x) - log x)."""
+
+    node_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, weight, reduction):
+        xp, xd, yd = x._xp, x._data, y._data
+        with np.errstate(divide="ignore"):  # NumPy's switch (CuPy has none: it never warns)
+            log_x = xp.maximum(xp.log(xd), -100.0)
+            log_1mx = xp.maximum(xp.log1p(-xd), -100.0)
+        loss = -(yd * log_x + (1.0 - yd) * log_1mx)
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.reduction, ctx.n = reduction, xd.size
+        ctx.save_for_backward(x, y, weight)
+        return x._new(xp.asarray(reduce_loss(loss, reduction), dtype=xd.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, weight = ctx.saved_tensors
+        if ctx.reduction == "mean":
+            grad = grad / ctx.n
+        need_x, need_y = ctx.needs_input_grad[:2]
+        dx = dy = None
+        if need_x:
+            dx = grad * (x - y) / (x * (1.0 - x)).clamp(min=_BCE_EPS)
+            dx = dx if weight is None else dx * weight
+        if need_y:
+            dy = grad * ((1.0 - x).log().clamp(min=-100.0) - x.log().clamp(min=-100.0))
+            dy = dy if weight is None else dy * weight
+        return dx, dy, None, None
+
+
+def binary_cross_entropy(x: Tensor, y: Tensor, weight: Tensor | None = None,
+                         reduction: str = "mean") -> Tensor:
+    check_reduction(reduction)
+    same_device(x, y, weight)
+    if x.shape != y.shape:
+        raise ValueError(
+            f"Using a target size ({y.shape!r}) that is different to the input size "
+            f"({x.shape!r}) is deprecated. Please ensure they have the same size.")
+    if y._data.dtype != x._data.dtype:
+        raise RuntimeError(f"Found dtype {scalar_type(y)} but expected {scalar_type(x)}")
+    xd = x._data
+    if ((xd < 0) | (xd > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    return BinaryCrossEntropy.apply(x, y, weight, reduction)
+
+
+# --- KL divergence -----------------------------------------------------------------------------
+class Xlogy(Function):
+    """out = x · log(y), defined as 0 where x = 0 (so 0 · log 0 = 0, the convention entropy
+    needs);  d/dx = log y (0 where x = 0),  d/dy = x / y."""
+
+    node_name = "XlogyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y):
+        xp = x._xp
+        ctx.save_for_backward(x, y)
+        ctx.x_shape, ctx.y_shape = x.shape, y.shape
+        out = xp.where(x._data == 0, x._data.dtype.type(0), x._data * xp.log(y._data))
+        return x._new(xp.where(xp.isnan(y._data), y._data, out).astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        grad_x = grad_y = None
+        if need_x:
+            grad_x = sum_to(grad * xlogy((x != 0).to(x.dtype), y), ctx.x_shape)
+        if need_y:
+            grad_y = sum_to(grad * x / y, ctx.y_shape)
+        return grad_x, grad_y
+
+
+def xlogy(x: Tensor | float, y: Tensor | float) -> Tensor:
+    """x · log(y), with 0 · log(anything but NaN) = 0."""
+    x, y = binary_operands(x, y)
+    if x._data.dtype.kind not in "fc":
+        x, y = x.to(dtypes.default_float), y.to(dtypes.default_float)
+    return Xlogy.apply(x, y)
+
+
+_KL_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+
+
+def kl_div(x: Tensor, target: Tensor, reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """KL(target ‖ p) with ``x`` = log p:  Σ target · (log target - x)  (or, with
+    ``log_target=True``, Σ e^target · (target - x)). Built from tensor ops, as PyTorch does,
+    so its graph is ``SubBackward0`` over ``XlogyBackward0`` and ``MulBackward0``."""
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if x._data.dtype.kind not in "fc" or target._data.dtype.kind not in "fc":
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    same_device(x, target)
+    if log_target:
+        losses = target.exp() * (target - x)
+    else:
+        losses = xlogy(target, target) - target * x
+    if reduction == "mean":
+        warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
+        return losses.mean()
+    if reduction == "batchmean":
+        return losses.sum() / x.shape[0] if x.ndim else losses.sum()
+    return losses.sum() if reduction == "sum" else losses

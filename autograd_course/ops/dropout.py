@@ -1,0 +1,39 @@
+"""Dropout: during training, zero each element with probability p (and scale the rest)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import random
+from ._util import scalar_type
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
+
+
+def dropout(x: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False,
+            generator: random.Generator | None = None) -> Tensor:
+    """Zero each element with probability p and scale the rest by 1/(1-p).
+
+    The mask is ``bernoulli(1 - p) / (1 - p)`` drawn from the same generator PyTorch uses,
+    and the result is a plain multiplication (so ``grad_fn`` is ``MulBackward0``, as in
+    PyTorch on the CPU).
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return x
+    if x._data.dtype.kind not in "fc":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{scalar_type(x)}")
+    gen = generator or random.default_generator
+    xp = x._xp
+    if p == 1.0:
+        noise = xp.zeros(x.shape, dtype=x._data.dtype)
+    else:
+        keep = gen.bernoulli(tuple(x.shape), 1.0 - p, x._data.dtype)
+        noise = xp.asarray(keep / x._data.dtype.type(1.0 - p))
+    mask = x._new(noise)
+    if inplace:
+        return x.mul_(mask)
+    return x * mask

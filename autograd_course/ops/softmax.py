@@ -1,0 +1,127 @@
+"""softmax and log_softmax: a vector of scores turned into probabilities (or their logs).
+
+Each gradient is written out by hand rather than left to the chain rule through exp, sum
+and division: one node instead of several, and the numerically careful form (the max is
+subtracted first, so e^x never overflows).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+from .. import dtypes
+from ..autograd.function import Function
+from ._util import normalize_dim, not_implemented
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
+
+
+def _softmax_dim(x, dim, name):
+    if dim is None:  # PyTorch's legacy rule, with its warning
+        warnings.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+            "include dim=X as an argument.", UserWarning, stacklevel=3)
+        dim = 0 if x.ndim in (0, 1, 3) else 1
+    return normalize_dim(dim, x.ndim)
+
+
+class Softmax(Function):
+    """y = e^x / Σ e^x along ``dim``;  dx = y · (dy - Σ dy·y)."""
+
+    node_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        xp = x._xp
+        if x._data.size == 0:  # nothing to normalise (NumPy's max refuses empty arrays)
+            y = x._new(x._data.copy())
+            ctx.dim = dim
+            ctx.save_for_backward(y)
+            return y
+        e = xp.exp(x._data - x._data.max(axis=dim, keepdims=True))  # shift: exp never overflows
+        y = x._new(e / e.sum(axis=dim, keepdims=True))
+        ctx.dim = dim
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
+
+
+class LogSoftmax(Function):
+    """y = x - log Σ e^x along ``dim``;  dx = dy - softmax(x) · Σ dy."""
+
+    node_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        xp = x._xp
+        if x._data.size == 0:
+            y = x._new(x._data.copy())
+            ctx.dim = dim
+            ctx.save_for_backward(y)
+            return y
+        shifted = x._data - x._data.max(axis=dim, keepdims=True)
+        y = x._new(shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True)))
+        ctx.dim = dim
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return LogSoftmaxBackward.apply(grad, y, ctx.dim), None
+
+
+class LogSoftmaxBackward(Function):
+    """log_softmax's backward, dy - e^y · Σ dy, as ONE op (PyTorch's
+    ``_log_softmax_backward_data``): one engine step instead of four tensor ops. Its own
+    derivatives, for ``create_graph=True``: d/d(dy) = gg - Σ(gg · e^y),  d/dy = -gg · e^y · Σ dy.
+    """
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, y, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, y)
+        g = grad._data
+        return grad._new(g - grad._xp.exp(y._data) * g.sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, y = ctx.saved_tensors
+        need_grad, need_y = ctx.needs_input_grad[:2]
+        p, dim = y.exp(), ctx.dim
+        return (gg - (gg * p).sum(dim, keepdim=True) if need_grad else None,
+                -gg * p * grad.sum(dim, keepdim=True) if need_y else None, None)
+
+
+def _softmax_input(x, dim, dtype, name):
+    """The dim and the (cast) input of softmax/log_softmax, refusing integer inputs."""
+    dim = _softmax_dim(x, dim, name)
+    if dtype is not None:
+        x = x.to(dtype)
+    if x._data.dtype.kind not in "fc":
+        last = "lastdim_" if dim == x.ndim - 1 or x.ndim == 0 else ""
+        raise not_implemented(f"{name}_{last}kernel_impl", x)
+    return x, dim
+
+
+def softmax(x: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: dtypes.dtype | None = None) -> Tensor:
+    """e^x / Σ e^x along ``dim``; ``dtype=`` casts the input first (``ToCopyBackward0``),
+    which PyTorch recommends against overflow in float16."""
+    x, dim = _softmax_input(x, dim, dtype, "softmax")
+    return Softmax.apply(x, dim)
+
+
+def log_softmax(x: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: dtypes.dtype | None = None) -> Tensor:
+    """x - log Σ e^x along ``dim``; ``dtype=`` casts the input first."""
+    x, dim = _softmax_input(x, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(x, dim)
