@@ -1,8 +1,7 @@
 """The maths methods of ``Tensor`` (``x + y``, ``x.exp()``, ``x.sum()``...).
 
-Each one is a single line that calls the op in ``autograd_course.ops``; the ops are where the
-forward and backward formulas live. Kept apart from ``tensor.py`` so that file stays about
-the autograd state of a tensor.
+Each one is a single line that calls the op in ``autograd_course.ops``, where the forward and
+backward formulas live; ``tensor.py`` combines these methods with the autograd state.
 """
 
 from __future__ import annotations

@@ -97,13 +97,11 @@ class BackwardNode(Node):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
         if self.dirty and _is_in(out, self.dirty):  # changed in place: stands for the result
             if out._requires_grad and out.grad_fn is None:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an "
-                                   "in-place operation.")
+                raise RuntimeError(_messages.LEAF_IN_PLACE)
             out._bump_version()
         elif _is_in(out, args):  # forward returned an input: a new tensor, same memory
             out = out.detach()
-        skip = self.non_differentiable
-        if out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip)):
+        if out._data.dtype.kind in "fc" and not _is_in(out, self.non_differentiable):
             out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
 
@@ -137,7 +135,7 @@ class BackwardNode(Node):
                 raise RuntimeError(_messages.gradient_for_non_tensor(self.name(), i))
             shape, dtype = info
             if grad._data.shape != shape:
-                if not can_sum_to(grad._data.shape, shape):
+                if not _can_sum_to(grad._data.shape, shape):
                     raise RuntimeError(_messages.invalid_gradient_shape(
                         self.name(), i, grad._data.shape, shape))
                 grad = grad.sum_to_size(shape)
@@ -155,7 +153,6 @@ class BackwardNode(Node):
     def __repr__(self) -> str:
         if self._builtin:
             return f"<{self.name()} object at {hex(id(self))}>"
-        # PyTorch's spelling, as for dtypes: outputs stay comparable with PyTorch's
         return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
 
 
@@ -177,12 +174,10 @@ def _tensor_info(t) -> tuple:
     return (t._data.shape, t._data.dtype)
 
 
-def can_sum_to(shape: tuple, target: tuple) -> bool:
+def _can_sum_to(shape: tuple, target: tuple) -> bool:
     """True when ``target`` broadcasts to ``shape``, so a gradient of ``shape`` sums to it."""
-    if len(target) > len(shape):
-        return False
-    tail = shape[len(shape) - len(target):]
-    return all(t == s or t == 1 for t, s in zip(target, tail))
+    return len(target) <= len(shape) and all(
+        t in (s, 1) for t, s in zip(target, shape[len(shape) - len(target):]))
 
 
 class Function:
