@@ -12,9 +12,9 @@ import numpy as np
 from . import _backend, dtypes, ops
 from .ops import masking, rounding
 from .ops._util import normalize_dim
+from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
-from .ops.inplace import apply_inplace, check_inplace
 
 
 class TensorIdioms:

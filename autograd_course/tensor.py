@@ -53,7 +53,7 @@ class Tensor(TensorBase, TensorMath, TensorConversions):
     def detach(self) -> Tensor:
         """A new leaf that shares this tensor's memory (and version counter): not a copy."""
         out = self._new(self._data)
-        out._version_counter = self._version_counter
+        out._version_counter = self._shared_version_counter()
         return out
 
     def detach_(self) -> Tensor:

@@ -22,7 +22,10 @@ from . import _backend, _messages
 class VersionCounter:
     """Counts in-place changes to a block of memory; tensors sharing memory share one."""
 
-    value = 0  # how many in-place changes so far (each counter gets its own once it counts)
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
 
 
 class RemovableHandle:
@@ -48,7 +51,7 @@ class TensorBase:
         "grad_fn",           # the node that made this tensor; None for a leaf
         "_grad",
         "_output_nr",        # which output of grad_fn this tensor is
-        "_version_counter",  # shared with every tensor that shares this memory
+        "_version_counter",  # shared by the tensors on this memory (None until one is needed)
         "_base",             # for a view: the tensor whose memory it looks at
         "_hooks",            # a leaf's gradient hooks (a non-leaf's live on its grad_fn)
         "_retains_grad",
@@ -66,7 +69,7 @@ class TensorBase:
         self.grad_fn = None
         self._grad = None
         self._output_nr = 0
-        self._version_counter = VersionCounter()
+        self._version_counter = None
         self._base = None
         self._hooks = None  # a list once a hook is registered
         self._retains_grad = False
@@ -157,10 +160,18 @@ class TensorBase:
     # --- in-place changes and views ------------------------------------------------------------
     @property
     def _version(self) -> int:
-        return self._version_counter.value
+        """How many times this memory was changed in place."""
+        return 0 if self._version_counter is None else self._version_counter.value
 
     def _bump_version(self) -> None:
-        self._version_counter.value += 1
+        self._shared_version_counter().value += 1
+
+    def _shared_version_counter(self) -> VersionCounter:
+        """The counter to share with another tensor on this memory (made the first time:
+        most results are never changed in place nor shared, and need none)."""
+        if self._version_counter is None:
+            self._version_counter = VersionCounter()
+        return self._version_counter
 
     def _is_view(self) -> bool:
         """True when this tensor looks at another tensor's memory (``self._base``)."""

@@ -172,3 +172,25 @@ def test_deepcopy_like_torch():
             copy.deepcopy(x * 2)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+def test_the_engine_sums_a_broadcast_gradient_back_like_torch():
+    """Chapter 6: a backward may return a gradient of the output's (broadcast) shape; the
+    engine sums it back to the input's shape, in PyTorch as here."""
+    grads = []
+    for m in (ag, torch):
+        class AddRow(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, row):
+                return x + row
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, grad  # both of shape (2, 3): row's is summed by the engine
+
+        x = m.ones(2, 3, requires_grad=True)
+        row = m.ones(3, requires_grad=True)
+        AddRow.apply(x, row).sum().backward()
+        grads.append((row.grad.shape, row.grad.tolist(), x.grad.tolist()))
+    assert grads[0][0] == (3,) and grads[0][1:] == grads[1][1:]
+    assert tuple(grads[1][0]) == (3,)

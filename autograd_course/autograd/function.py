@@ -71,26 +71,31 @@ class BackwardNode(Node):
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
-        next_functions, input_info = [], []
+        next_functions, input_info = [], []  # input_info: (shape, dtype) per tensor input
         for a in args:
-            is_tensor = isinstance(a, TensorBase)  # a number or other argument gets no edge
-            if is_tensor:
+            if isinstance(a, TensorBase):
                 next_functions.append(gradient_edge(a))
-            input_info.append(_tensor_info(a) if is_tensor else None)
+                made_by = a.grad_fn  # its producer recorded the same (shape, dtype): share it
+                input_info.append(made_by.output_info[a._output_nr] if made_by is not None
+                                  else (a._data.shape, a._data.dtype))
+            else:
+                input_info.append(None)  # a number or other argument gets no edge
         self.next_functions, self.input_info = tuple(next_functions), tuple(input_info)
         single = not isinstance(outputs, tuple)
-        outputs = list((outputs,) if single else outputs)
+        outputs, output_info = list((outputs,) if single else outputs), []
         for nr, out in enumerate(outputs):
             if isinstance(out, TensorBase):
-                outputs[nr] = self._link_output(args, out, nr)
-        self.output_info = tuple([_tensor_info(o) if isinstance(o, TensorBase) else None
-                                  for o in outputs])
+                outputs[nr] = out = self._link_output(args, out, nr)
+                output_info.append((out._data.shape, out._data.dtype))
+            else:
+                output_info.append(None)
+        self.output_info = tuple(output_info)
         saved = []
         for i, t in enumerate(self.to_save):  # each saved tensor remembers its version now
             if t is not None and not isinstance(t, TensorBase):
                 raise TypeError(_messages.not_a_variable(i, t))
             saved.append(None if t is None else SavedTensor(t, is_output=_is_in(t, outputs)))
-        self.saved, self.to_save = saved, ()
+        self.saved, self.to_save = tuple(saved), ()
         return outputs[0] if single else tuple(outputs)
 
     def _link_output(self, args: tuple, out, output_nr: int):
@@ -101,7 +106,8 @@ class BackwardNode(Node):
             out._bump_version()
         elif _is_in(out, args):  # forward returned an input: a new tensor, same memory
             out = out.detach()
-        if out._data.dtype.kind in "fc" and not _is_in(out, self.non_differentiable):
+        skip = self.non_differentiable
+        if out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip)):
             out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
 
@@ -167,11 +173,6 @@ def _is_in(tensor, tensors) -> bool:
 def _zeros(info: tuple, like):
     """Zeros of the (shape, dtype) ``info``, on the device of the gradient ``like``."""
     return like._new(like._xp.zeros(info[0], info[1]))
-
-
-def _tensor_info(t) -> tuple:
-    """What backward needs to know of a tensor it no longer holds: its shape and dtype."""
-    return (t._data.shape, t._data.dtype)
 
 
 def _can_sum_to(shape: tuple, target: tuple) -> bool:

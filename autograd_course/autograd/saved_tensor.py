@@ -19,12 +19,12 @@ class SavedTensor:
                  "requires_grad", "output_nr", "tensor_type")
 
     def __init__(self, tensor, is_output: bool) -> None:
-        self.version = tensor._version_counter.value
+        self.version = tensor._version
         self.is_output = is_output
         if is_output:
             self.tensor = None
             self.data, self.device = tensor._data, tensor._device
-            self.version_counter = tensor._version_counter
+            self.version_counter = tensor._shared_version_counter()
             self.requires_grad, self.output_nr = tensor._requires_grad, tensor._output_nr
             self.tensor_type = type(tensor)
         else:

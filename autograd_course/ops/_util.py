@@ -224,7 +224,7 @@ def view_of(x: Tensor, array: np.ndarray) -> Tensor:
     # own base), they share memory for sure, without the slower may_share_memory
     if (base is not None and (base is data or base is data.base)) or \
             x._xp.may_share_memory(array, data):
-        out._version_counter = x._version_counter
+        out._version_counter = x._shared_version_counter()
         out._base = x if x._base is None else x._base
     return out
 

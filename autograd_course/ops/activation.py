@@ -16,7 +16,6 @@ from ..autograd.function import Function
 from .inplace import _snapshot as snapshot
 from .inplace import apply_inplace, check_inplace
 
-
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
 

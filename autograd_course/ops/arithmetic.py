@@ -50,15 +50,18 @@ def _keep_number(ctx, b) -> None:
 
 def _add_or_sub(ctx, ufunc, a, b, alpha, b_factor):
     """The forward of Add and Sub: ``ufunc(a, alpha·b)``, keeping on ctx what their shared
-    backward needs: the input shapes, alpha, and d/db (``b_factor``: alpha, or -alpha)."""
-    ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
+    backward needs: alpha, and d/db (``b_factor``: alpha, or -alpha)."""
     ctx.alpha, ctx.b_factor = alpha, b_factor
     _keep_number(ctx, b)
     return a._new(_elementwise(ufunc, a, b, alpha))
 
 
 class Add(Function):
-    """out = a + alpha·b;  d/da = 1, d/db = alpha."""
+    """out = a + alpha·b;  d/da = 1, d/db = alpha.
+
+    Like every op here, backward returns gradients of the output's shape; where an input was
+    broadcast, the engine sums its gradient back to the input's shape (so does PyTorch's).
+    """
 
     node_name = "AddBackward0"
 
@@ -69,12 +72,11 @@ class Add(Function):
     @staticmethod
     def backward(ctx, grad):
         need_a, need_b = ctx.needs_input_grad[:2]
-        grad_a = sum_to(grad, ctx.a_shape) if need_a else None
+        grad_a = grad if need_a else None
         grad_b = None
         if need_b:
             factor = ctx.b_factor
             grad_b = grad if factor == 1 else -grad if factor == -1 else grad * factor
-            grad_b = sum_to(grad_b, ctx.b_shape)
         if ctx.alpha == 1:
             return grad_a, grad_b
         return grad_a, grad_b, None  # alpha: a third input, no gradient
@@ -111,7 +113,6 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
         return a._new(_elementwise(np.multiply, a, b))
@@ -120,8 +121,8 @@ class Mul(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad * b, ctx.a_shape) if need_a else None,
-                sum_to(grad * a, ctx.b_shape) if need_b else None)
+        return (grad * b if need_a else None,
+                grad * a if need_b else None)
 
 
 class Div(Function):
@@ -131,7 +132,6 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.a_shape, ctx.b_shape = a._data.shape, b._data.shape
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
         return a._new(_elementwise(np.true_divide, a, b))
 
@@ -139,8 +139,8 @@ class Div(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (sum_to(grad / b, ctx.a_shape) if need_a else None,
-                sum_to(-grad * a / (b * b), ctx.b_shape) if need_b else None)
+        return (grad / b if need_a else None,
+                -grad * a / (b * b) if need_b else None)
 
 
 class Reciprocal(Function):
