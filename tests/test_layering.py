@@ -18,8 +18,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parent.parent / "autograd_course"
 OPTIONAL_DEPENDENCIES = {"cupy", "graphviz", "IPython", "matplotlib", "ipywidgets", "tqdm"}
 
