@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
+import json
 import tokenize
+from pathlib import Path
 
 import pytest
 from zh_compare import (
@@ -211,3 +213,16 @@ def test_markdown_check_finds_english_prose_only():
                    new_markdown("$$Q = 3a^3 - b^2$$"), new_markdown("`x.grad` [链接](a.ipynb)"),
                    new_markdown("```python\nx = 1\n```\nSee above"), new_code("x = 1"))
     assert markdown_without_cjk(nb) == [1, 4]
+
+
+def test_no_committed_output_is_missing_a_glyph():
+    """A plot whose font lacks a character prints matplotlib's warning into the cell (e.g. a
+    Chinese title inside mathtext, which ignores the CJK fallback font)."""
+    root = Path(__file__).resolve().parent.parent / "notebooks"
+    bad = []
+    for path in sorted(root.rglob("*.ipynb")):
+        for i, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+            for out in cell.get("outputs", []):
+                if "does not have a glyph" in "".join(out.get("text", "")):
+                    bad.append(f"{path.relative_to(root)} cell {i}")
+    assert not bad, bad

@@ -40,9 +40,12 @@ from labpage import (
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "build" / "screenshots"
-# Whatever exists when the tests are collected: chapters 00..09 and every solutions notebook.
-COURSE = sorted(p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.glob("[0-9]*.ipynb")) + \
-    sorted(p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.glob("solutions/*.ipynb"))
+# Whatever exists when the tests are collected: chapters 00..09 and every solutions notebook,
+# in English and in the Chinese edition (zh/).
+COURSE = [p.relative_to(NOTEBOOKS).as_posix()
+          for pattern in ("[0-9]*.ipynb", "solutions/*.ipynb", "zh/[0-9]*.ipynb",
+                          "zh/solutions/*.ipynb")
+          for p in sorted(NOTEBOOKS.glob(pattern))]
 NOTEBOOK_BUDGET_S = 600  # open + run + checks of one notebook, on a slow shared CI machine
 SLIDER_CHAPTER = "03_computation_graph.ipynb"
 EXERCISE_CHAPTER = "01_tensors_and_grad_fn.ipynb"
