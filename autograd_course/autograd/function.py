@@ -86,7 +86,8 @@ class BackwardNode(Node):
         for nr, out in enumerate(outputs):
             if isinstance(out, TensorBase):
                 outputs[nr] = out = self._link_output(args, out, nr)
-                output_info.append((out._data.shape, out._data.dtype))
+                info = (out._data.shape, out._data.dtype)  # an equal input's, when there is one
+                output_info.append(next((i for i in input_info if i == info), info))
             else:
                 output_info.append(None)
         self.output_info = tuple(output_info)

@@ -43,9 +43,9 @@ def _elementwise(fn, a, b, alpha=1):
 def _keep_number(ctx, b) -> None:
     """Keep a number operand (a 0-d tensor without grad, e.g. the 2 of ``x + 2``), which
     Add/Sub do not save for backward, so that ``ag.viz`` can print its value:
-    ``ctx.constants`` maps input index -> 0-d array. Nothing else reads it."""
+    ``ctx.number`` is its 0-d array (always the second input). Nothing else reads it."""
     if b._data.ndim == 0 and not b._requires_grad:
-        ctx.constants = {1: b._data}
+        ctx.number = b._data
 
 
 def _add_or_sub(ctx, ufunc, a, b, alpha, b_factor):

@@ -3,7 +3,7 @@
 A grad-less input is a ``(None, 0)`` edge: the node keeps only its shape and dtype
 (``node.input_info``). These helpers find more where the graph holds it: a tensor the node saved
 for backward that must be that input, a named tensor it is a view of, or the number an
-``Add``/``Sub`` kept (``node.constants``).
+``Add``/``Sub`` kept (``node.number``, their second input).
 """
 
 from __future__ import annotations
@@ -57,10 +57,9 @@ def used_as(tensor, meta, words: dict | None = None) -> str:
 
 
 def constant_value(fn, i: int):
-    """The value of grad-less input ``i`` when the node kept it (``fn.constants``: input
-    index -> array, for a number like the 2 in ``x + 2``), else None."""
-    kept = getattr(fn, "constants", None)
-    return kept.get(i) if kept else None
+    """The value of grad-less input ``i`` when the node kept it (``fn.number``: the 0-d array
+    of a number like the 2 in ``x + 2``, always input 1), else None."""
+    return getattr(fn, "number", None) if i == 1 else None
 
 
 def match_frozen_inputs(next_functions, metas, saved) -> dict:
