@@ -84,12 +84,11 @@ class BackwardNode(Node):
         single = not isinstance(outputs, tuple)
         outputs, output_info = list((outputs,) if single else outputs), []
         for nr, out in enumerate(outputs):
+            info = None
             if isinstance(out, TensorBase):
                 outputs[nr] = out = self._link_output(args, out, nr)
                 info = (out._data.shape, out._data.dtype)  # an equal input's, when there is one
-                output_info.append(next((i for i in input_info if i == info), info))
-            else:
-                output_info.append(None)
+            output_info.append(next((i for i in input_info if i == info), info))
         self.output_info = tuple(output_info)
         saved = []
         for i, t in enumerate(self.to_save):  # each saved tensor remembers its version now
