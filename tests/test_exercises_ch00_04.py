@@ -10,7 +10,13 @@ from __future__ import annotations
 import sys
 
 import pytest
-from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, verdict_of
+from exercise_helpers import (
+    assert_correct,
+    assert_hint,
+    assert_not_attempted,
+    jacobian,
+    verdict_of,
+)
 
 import autograd_course as ag
 import autograd_course.exercises.value  # ag.exercises.value below
@@ -328,16 +334,6 @@ def test_ch01_value_accumulates(capsys):
 
 
 # --- chapter 2 ------------------------------------------------------------------------------------
-def _jacobian(f, x, *, reset=True, clone=True):
-    x = x.detach().requires_grad_()
-    y = f(x)
-    rows = []
-    for i in range(y.numel()):
-        if reset:
-            x.grad = None
-        y.backward(ag.eye(y.numel(), dtype=y.dtype)[i], retain_graph=True)
-        rows.append(x.grad.clone() if clone else x.grad)
-    return ag.stack(rows)
 
 
 def _jacobian_zero_no_clone(f, x):
@@ -353,11 +349,11 @@ def _jacobian_zero_no_clone(f, x):
 
 
 def test_ch02_jacobian_names_the_accumulation(capsys):
-    assert_correct(capsys, ch02.check_jacobian, _jacobian)
-    _, line = verdict_of(capsys, ch02.check_jacobian, lambda f, x: _jacobian(f, x, reset=False))
+    assert_correct(capsys, ch02.check_jacobian, jacobian)
+    _, line = verdict_of(capsys, ch02.check_jacobian, lambda f, x: jacobian(f, x, reset=False))
     assert "contains the rows before it" in line and "adds" in line
     _, line = verdict_of(capsys, ch02.check_jacobian,
-                         lambda f, x: _jacobian(f, x, reset=False, clone=False))
+                         lambda f, x: jacobian(f, x, reset=False, clone=False))
     assert "sum of all rows" in line
     _, line = verdict_of(capsys, ch02.check_jacobian, _jacobian_zero_no_clone)
     assert "equals the last one" in line and "clone()" in line
@@ -368,7 +364,7 @@ def test_ch02_jacobian_names_the_accumulation(capsys):
 
 def test_ch02_jacobian_input_is_a_copy(capsys):
     def scribbles(f, x):
-        j = _jacobian(f, x)
+        j = jacobian(f, x)
         x.mul_(0)  # must not change the checker's own x
         return j
 

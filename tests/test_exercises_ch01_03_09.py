@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from exercise_helpers import verdict_of
+from exercise_helpers import find_leaves, verdict_of
 from functions import square
 
 import autograd_course as ag
@@ -178,17 +178,6 @@ def test_ch02_mean_gradient(capsys):
 
 
 # --- chapter 3 ---------------------------------------------------------------------------------
-def _find_leaves(t):
-    found, seen, stack = [], set(), [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        if hasattr(node, "variable"):
-            found.append(node.variable)
-        stack.extend(nxt for nxt, _ in node.next_functions)
-    return found
 
 
 def _find_leaves_no_memory(t):
@@ -228,7 +217,7 @@ def _find_leaves_recursive(t):
 
 
 def test_ch03_find_leaves(capsys):
-    assert verdict_of(capsys, ch03.check_find_leaves, _find_leaves)[1] == "correct"
+    assert verdict_of(capsys, ch03.check_find_leaves, find_leaves)[1] == "correct"
     _, line = verdict_of(capsys, ch03.check_find_leaves, _find_leaves_no_memory)
     assert "same leaf more than once" in line
     _, line = verdict_of(capsys, ch03.check_find_leaves, _find_leaves_first_input_only)

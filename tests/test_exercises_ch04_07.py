@@ -7,7 +7,13 @@ the untouched placeholder. A checker prints exactly one line and never raises.
 from __future__ import annotations
 
 import pytest
-from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, verdict_of
+from exercise_helpers import (
+    assert_correct,
+    assert_hint,
+    assert_not_attempted,
+    batch_gradients,
+    verdict_of,
+)
 
 import autograd_course as ag
 from autograd_course.autograd import Function
@@ -19,13 +25,6 @@ def todo(*args, **kwargs):
 
 
 # --- chapter 4 --------------------------------------------------------------------------------
-def _batch_gradients_correct(w, batches):
-    grads = []
-    for x, y in batches:
-        w.grad = None
-        ((x @ w - y) ** 2).mean().backward()
-        grads.append(w.grad.clone())
-    return grads
 
 
 def _batch_gradients_no_zero(w, batches):
@@ -56,7 +55,7 @@ def _batch_gradients_zero_first(w, batches):
 
 
 def test_ch04_batch_gradients(capsys):
-    assert_correct(capsys, ch04.check_batch_gradients, _batch_gradients_correct)
+    assert_correct(capsys, ch04.check_batch_gradients, batch_gradients)
     assert_hint(capsys, ch04.check_batch_gradients, _batch_gradients_no_zero, "accumulates")
     assert_hint(capsys, ch04.check_batch_gradients, _batch_gradients_no_clone, "clone()")
     assert_hint(capsys, ch04.check_batch_gradients, _batch_gradients_zero_first,

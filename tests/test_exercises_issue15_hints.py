@@ -10,7 +10,15 @@ from __future__ import annotations
 import math
 
 import pytest
-from exercise_helpers import assert_correct, assert_hint, assert_not_attempted, verdict_of
+from exercise_helpers import (
+    assert_correct,
+    assert_hint,
+    assert_not_attempted,
+    batch_gradients,
+    find_leaves,
+    jacobian,
+    verdict_of,
+)
 
 import autograd_course as ag
 from autograd_course.exercises import ch01, ch02, ch03, ch04, ch05, ch07, ch09
@@ -22,29 +30,8 @@ def _todo(*args):
 
 
 # --- correct answers ----------------------------------------------------------------------------
-def jacobian(f, x, *, reset=True):
-    x = x.detach().requires_grad_()
-    y = f(x)
-    rows = []
-    for i in range(y.numel()):
-        if reset:
-            x.grad = None
-        y.backward(ag.eye(y.numel(), dtype=y.dtype)[i], retain_graph=True)
-        rows.append(x.grad.clone())
-    return ag.stack(rows)
 
 
-def find_leaves(t):
-    leaves, seen, stack = [], set(), [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        if hasattr(node, "variable"):
-            leaves.append(node.variable)
-        stack.extend(nxt for nxt, _ in node.next_functions)
-    return leaves
 
 
 def mse_grad(z, y):
@@ -52,13 +39,6 @@ def mse_grad(z, y):
     return 2 * (s - y) * s * (1 - s) / z.numel()
 
 
-def batch_gradients(w, batches):
-    grads = []
-    for x, y in batches:
-        w.grad = None
-        ((x @ w - y) ** 2).mean().backward()
-        grads.append(w.grad.clone())
-    return grads
 
 
 def snapshot(t):
