@@ -71,3 +71,26 @@ def batch_gradients(w, batches):
         ((x @ w - y) ** 2).mean().backward()
         grads.append(w.grad.clone())
     return grads
+
+
+def topo_order(t):
+    """Exercise 9.1: Kahn's algorithm, counting each node's incoming edges first."""
+    pending, stack, seen = {}, [t.grad_fn], {t.grad_fn}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:
+                continue
+            pending[nxt] = pending.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    ready, order = [t.grad_fn], []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                pending[nxt] -= 1
+                if pending[nxt] == 0:
+                    ready.append(nxt)
+    return order

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from exercise_helpers import find_leaves, verdict_of
+from exercise_helpers import find_leaves, topo_order, verdict_of
 from functions import square
 
 import autograd_course as ag
@@ -245,26 +245,6 @@ def test_ch03_loop_graph(capsys):
 
 
 # --- chapter 9 ---------------------------------------------------------------------------------
-def _topo_kahn(t):
-    pending, stack, seen = {}, [t.grad_fn], {t.grad_fn}
-    while stack:
-        for nxt, _ in stack.pop().next_functions:
-            if nxt is None:
-                continue
-            pending[nxt] = pending.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    ready, order = [t.grad_fn], []
-    while ready:
-        node = ready.pop()
-        order.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                pending[nxt] -= 1
-                if pending[nxt] == 0:
-                    ready.append(nxt)
-    return order
 
 
 def _topo_plain_dfs(t):
@@ -281,12 +261,12 @@ def _topo_plain_dfs(t):
 
 
 def test_ch09_topo_order(capsys):
-    assert verdict_of(capsys, ch09.check_topo_order, _topo_kahn)[1] == "correct"
+    assert verdict_of(capsys, ch09.check_topo_order, topo_order)[1] == "correct"
     _, line = verdict_of(capsys, ch09.check_topo_order, _topo_plain_dfs)
     assert "comes before" in line and "Kahn" in line
-    _, line = verdict_of(capsys, ch09.check_topo_order, lambda t: _topo_kahn(t)[:-1])
+    _, line = verdict_of(capsys, ch09.check_topo_order, lambda t: topo_order(t)[:-1])
     assert "missing" in line
-    _, line = verdict_of(capsys, ch09.check_topo_order, lambda t: _topo_kahn(t) * 2)
+    _, line = verdict_of(capsys, ch09.check_topo_order, lambda t: topo_order(t) * 2)
     assert "more than once" in line
     assert verdict_of(capsys, ch09.check_topo_order, ...)[1] == "not attempted yet"
 

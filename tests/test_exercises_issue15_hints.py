@@ -17,6 +17,7 @@ from exercise_helpers import (
     batch_gradients,
     find_leaves,
     jacobian,
+    topo_order,
     verdict_of,
 )
 
@@ -45,25 +46,6 @@ def snapshot(t):
     return t.detach().clone()
 
 
-def topo_order(t):
-    pending, stack = {}, [t.grad_fn]
-    while stack:  # count each node's incoming edges
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                if nxt not in pending:
-                    stack.append(nxt)
-                pending[nxt] = pending.get(nxt, 0) + 1
-    order, ready = [], [t.grad_fn]
-    while ready:
-        node = ready.pop()
-        order.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                pending[nxt] -= 1
-                if pending[nxt] == 0:
-                    ready.append(nxt)
-    return order
 
 
 def _exp_value(attach=True, give_back=True):

@@ -37,11 +37,9 @@ class Softmax(Function):
         xp = x._xp
         if x._data.size == 0:  # nothing to normalise (NumPy's max refuses empty arrays)
             y = x._new(x._data.copy())
-            ctx.dim = dim
-            ctx.save_for_backward(y)
-            return y
-        e = xp.exp(x._data - x._data.max(axis=dim, keepdims=True))  # shift: exp never overflows
-        y = x._new(e / e.sum(axis=dim, keepdims=True))
+        else:  # shift by the max: exp never overflows
+            e = xp.exp(x._data - x._data.max(axis=dim, keepdims=True))
+            y = x._new(e / e.sum(axis=dim, keepdims=True))
         ctx.dim = dim
         ctx.save_for_backward(y)
         return y
@@ -62,11 +60,9 @@ class LogSoftmax(Function):
         xp = x._xp
         if x._data.size == 0:
             y = x._new(x._data.copy())
-            ctx.dim = dim
-            ctx.save_for_backward(y)
-            return y
-        shifted = x._data - x._data.max(axis=dim, keepdims=True)
-        y = x._new(shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True)))
+        else:
+            shifted = x._data - x._data.max(axis=dim, keepdims=True)
+            y = x._new(shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True)))
         ctx.dim = dim
         ctx.save_for_backward(y)
         return y

@@ -13,6 +13,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+SCREENSHOTS = ROOT / "build" / "screenshots"
+CJK = re.compile(r"[\u4e00-\u9fff]")  # a Chinese character
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 # An output that is the repr of a graph object (or of the slider) instead of its picture.
 GRAPH_AS_TEXT = re.compile(
@@ -219,3 +223,8 @@ def scratch_copy(server, source, cells, name: str) -> nbformat.NotebookNode:
         nb.cells.append(copy)
     nbformat.write(nb, server.root_dir / name)
     return nb
+
+
+def screenshot_name(relpath: str) -> str:
+    """``zh/03_x.ipynb`` -> ``zh_03_x.png`` (one file per notebook in build/screenshots)."""
+    return relpath.replace("/", "_").removesuffix(".ipynb") + ".png"

@@ -17,13 +17,15 @@ from __future__ import annotations
 import ast
 import re
 import time
-from pathlib import Path
 
 import nbformat
 import pytest
 from labpage import (
+    CJK,
     DIRTY_JS,
+    NOTEBOOKS,
     PANEL,
+    SCREENSHOTS,
     Budget,
     allowed_to_raise,
     cells_in_browser,
@@ -35,11 +37,9 @@ from labpage import (
     restart_and_run_all,
     run_problems,
     scratch_copy,
+    screenshot_name,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
-SCREENSHOTS = ROOT / "build" / "screenshots"
 # Whatever exists when the tests are collected: chapters 00..09 and every solutions notebook,
 # in English and in the Chinese edition (zh/).
 COURSE = [p.relative_to(NOTEBOOKS).as_posix()
@@ -49,11 +49,6 @@ COURSE = [p.relative_to(NOTEBOOKS).as_posix()
 NOTEBOOK_BUDGET_S = 600  # open + run + checks of one notebook, on a slow shared CI machine
 SLIDER_CHAPTER = "03_computation_graph.ipynb"
 EXERCISE_CHAPTER = "01_tensors_and_grad_fn.ipynb"
-CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def _screenshot_name(relpath: str) -> str:
-    return relpath.replace("/", "_").removesuffix(".ipynb") + ".png"
 
 
 def _check_opens_unmodified(page, budget: Budget) -> None:
@@ -104,7 +99,7 @@ def test_notebook_runs_in_jupyterlab(lab_server, page, timings, relpath):
     if first.count():
         first.evaluate("img => img.scrollIntoView({block: 'center'})", timeout=budget.ms(10))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    shot = SCREENSHOTS / _screenshot_name(relpath)
+    shot = SCREENSHOTS / screenshot_name(relpath)
     page.screenshot(path=str(shot), timeout=budget.ms(30))
     assert shot.stat().st_size > 0
     timings[relpath] = time.monotonic() - start

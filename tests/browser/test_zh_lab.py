@@ -12,12 +12,13 @@ title) and runs that, so the machinery is checked either way.
 
 from __future__ import annotations
 
-import re
 import time
-from pathlib import Path
 
 import nbformat
 from labpage import (
+    CJK,
+    NOTEBOOKS,
+    SCREENSHOTS,
     Budget,
     allowed_to_raise,
     cells_in_browser,
@@ -27,13 +28,10 @@ from labpage import (
     picture_problems,
     restart_and_run_all,
     run_problems,
+    screenshot_name,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
-SCREENSHOTS = ROOT / "build" / "screenshots"
 PREFERRED = "03_computation_graph.ipynb"  # graphs, the slider and exercises
-CJK = re.compile(r"[\u4e00-\u9fff]")
 BUDGET_S = 600
 
 PROBE = "zh/_zh_probe.ipynb"
@@ -106,7 +104,7 @@ def test_a_chinese_chapter_runs_in_jupyterlab(lab_server, page, timings):
     if first.count():
         first.evaluate("img => img.scrollIntoView({block: 'center'})", timeout=budget.ms(10))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    shot = SCREENSHOTS / (relpath.replace("/", "_").removesuffix(".ipynb") + ".png")
+    shot = SCREENSHOTS / screenshot_name(relpath)
     page.screenshot(path=str(shot), timeout=budget.ms(30))
     timings[relpath] = time.monotonic() - start
     print(f"{relpath}: {timings[relpath]:.1f} s; screenshot {shot}; blocked: {blocked}")
