@@ -81,7 +81,7 @@ class Tensor(TensorBase, TensorMath, TensorConversions):
         return tensor_repr(
             _backend.to_numpy(self._data),
             requires_grad=self._requires_grad,
-            grad_fn_name=None if fn is None else fn.name(),
+            grad_fn_name=None if fn is None else fn.name().split("::")[-1],  # as PyTorch
             device=None if self._device is _backend.CPU else str(self._device),
         )
 

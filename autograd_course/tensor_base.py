@@ -53,6 +53,7 @@ class TensorBase:
         "_output_nr",        # which output of grad_fn this tensor is
         "_version_counter",  # shared by the tensors on this memory (None until one is needed)
         "_base",             # for a view: the tensor whose memory it looks at
+        "_views",            # for a base: its views (weakly), whose histories follow its own
         "_hooks",            # a leaf's gradient hooks (a non-leaf's live on its grad_fn)
         "_retains_grad",
         "_accumulate_grad",  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
@@ -71,6 +72,7 @@ class TensorBase:
         self._output_nr = 0
         self._version_counter = None
         self._base = None
+        self._views = None  # a weakref.WeakSet once a view is taken (ops/_util.py)
         self._hooks = None  # a list once a hook is registered
         self._retains_grad = False
         self._accumulate_grad = None

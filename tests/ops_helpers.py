@@ -90,9 +90,11 @@ def check(fn, shapes, seed: int = 0, domain="any", rtol: float = 1e-9, atol: flo
 def node_name(node) -> str:
     """``node.name()`` without PyTorch's C++ namespace.
 
-    PyTorch's ``CopySlices`` and ``CopyBackwards`` report ``torch::autograd::CopySlices`` from
-    ``name()`` (their type and repr say ``CopySlices``); ours say ``CopySlices`` in all three
-    places. ``AccumulateGrad`` is compared in full by the semantics tests.
+    PyTorch's ``CopySlices`` and ``CopyBackwards`` report ``torch::autograd::CopySlices`` (and
+    ``...::CopyBackwards``) from ``name()``, their type and repr say ``CopySlices``. Our
+    ``CopySlices`` node does the same; our ``CopyBackwards``, a ``Function``, says
+    ``CopyBackwards`` in all three places. ``AccumulateGrad`` is compared in full by the
+    semantics tests.
     """
     return node.name().removeprefix("torch::autograd::")
 

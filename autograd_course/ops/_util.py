@@ -4,6 +4,7 @@ broadcasting errors, and summing a broadcast gradient back to an input's shape."
 from __future__ import annotations
 
 import numbers
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -215,7 +216,8 @@ def view_of(x: Tensor, array: np.ndarray) -> Tensor:
 
     When it shares ``x``'s memory (NumPy returned a view, as PyTorch would) it is a view:
     ``out._base`` is the tensor that owns the memory, and it shares ``x``'s version counter,
-    so an in-place write through either one is seen by every node that saved the other.
+    so an in-place write through either one is seen by every node that saved the other. The
+    owner keeps a weak list of its views, whose histories an in-place write re-makes.
     """
     out = x._new(array)
     data = x._data
@@ -225,7 +227,10 @@ def view_of(x: Tensor, array: np.ndarray) -> Tensor:
     if (base is not None and (base is data or base is data.base)) or \
             x._xp.may_share_memory(array, data):
         out._version_counter = x._shared_version_counter()
-        out._base = x if x._base is None else x._base
+        out._base = owner = x if x._base is None else x._base
+        if owner._views is None:
+            owner._views = weakref.WeakSet()
+        owner._views.add(out)  # see autograd/views.py
     return out
 
 

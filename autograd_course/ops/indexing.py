@@ -138,12 +138,6 @@ class IndexPut(Function):
         return grad_x, None, grad_value, None
 
 
-class CopySlices(IndexPut):
-    """The same for keys with ints, slices or None: PyTorch writes into a view of ``x``."""
-
-    node_name = "CopySlices"
-
-
 def scatter_into_zeros(grad: Tensor, index: np.ndarray, dim: int, shape: tuple[int, ...]) -> Tensor:
     """Zeros of ``shape`` holding ``grad`` at ``index`` along ``dim`` (``max(dim)``'s backward)."""
     xp, ndim = grad._xp, len(index.shape)

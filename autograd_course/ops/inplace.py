@@ -5,7 +5,9 @@ An in-place op overwrites memory that the graph may have saved, so each one
    ``.grad`` would no longer describe the values it holds;
 2. bumps the tensor's version counter, so a saved copy that went stale is caught at backward;
 3. when recording, re-points the tensor's ``grad_fn`` at the new operation: the tensor now
-   stands for the result, and the old history is one input of that node.
+   stands for the result, and the old history is one input of that node. A write into a view
+   re-makes its base's history instead (``CopySlices``), and every view of a changed base gets
+   a history taken afresh from it (autograd/views.py).
 
 Under ``no_grad`` (an optimizer step) nothing is recorded: the array is written, the version
 bumped, and that is all.
@@ -17,13 +19,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..autograd import grad_mode
+from ..autograd import grad_mode, views
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
 from .arithmetic import add, div, mul, sub
 from .indexing import (
-    CopySlices,
     IndexPut,
+    getitem,
     index_sources,
     is_view_key,
     is_whole_key,
@@ -46,6 +48,7 @@ def check_inplace(x: Tensor, view: bool = False) -> None:
     an ``expand``ed tensor, whose elements share memory (NumPy makes those read-only)."""
     if not getattr(x._data.flags, "writeable", True):
         raise RuntimeError(_OVERLAP_MESSAGE)
+    views.check_rebase(x)
     if not (x._requires_grad and grad_mode.state.enabled):
         return
     if x.grad_fn is None:
@@ -70,10 +73,13 @@ def apply_inplace(x: Tensor, result: Tensor) -> object:
             f"result type Float can't be cast to the desired output type "
             f"{scalar_type(x)}"
         )
+    recorded = result.grad_fn is not None
+    if recorded:
+        views.check_rebase(x, result.grad_fn)
     x._xp.copyto(x._data, result._data, casting="unsafe")
     x._bump_version()
-    if result.grad_fn is not None:
-        x.grad_fn, x._output_nr, x._requires_grad = result.grad_fn, result._output_nr, True
+    if recorded:
+        views.rebase_history(x, result)
     return x
 
 
@@ -257,8 +263,9 @@ def copy_(x: Tensor, src: Tensor) -> Tensor:
 
 def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     """``x[key] = value``. When autograd is watching, the write is recorded like PyTorch's:
-    CopySlices for keys with ints and slices, IndexPutBackward0 for lists, tensors and masks,
-    fill_/copy_ for ``x[...] = v``."""
+    a ``copy_`` into the view ``x[key]`` for keys with ints and slices (so x's history becomes
+    a CopySlices), IndexPutBackward0 for lists, tensors and masks, fill_/copy_ for
+    ``x[...] = v``."""
     view = is_view_key(key)
     check_inplace(x, view=view)
     if not is_tensor(value):
@@ -277,5 +284,9 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
         else:
             copy_(x, value)
         return
-    put = CopySlices if view else IndexPut
-    apply_inplace(x, put.apply(x, key_data(key, x._xp), value.to(x.dtype), index_sources(key)))
+    target = getitem(x, key) if view else None
+    if target is not None and target._base is not None:
+        copy_(target, value)  # as in PyTorch: a copy into the view x[key] re-makes x's history
+        return
+    apply_inplace(x, IndexPut.apply(x, key_data(key, x._xp), value.to(x.dtype),
+                                    index_sources(key)))

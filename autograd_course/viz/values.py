@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._backend import to_numpy
-from ..autograd.graph import AccumulateGrad
 
 SMALL = 6  # tensors with at most this many elements show their values
 
@@ -59,5 +58,6 @@ def grad_text(array) -> str:
 
 
 def node_name(fn) -> str:
-    name = fn.name()
-    return "AccumulateGrad" if isinstance(fn, AccumulateGrad) else name
+    """The node's name as a drawing shows it: without PyTorch's C++ namespace
+    (``torch::autograd::CopySlices`` is drawn as ``CopySlices``)."""
+    return fn.name().removeprefix("torch::autograd::")

@@ -1,0 +1,162 @@
+"""In-place writes and views: how a write through one tensor changes the history of another.
+
+A view (``y[0:2]``, ``y.t()``, ``y.view(6)``) looks at its base's memory, so writing into the
+view changes the base, and writing into the base changes the view. PyTorch keeps the graph
+true to the memory in two steps, which this module follows:
+
+1. ``rebase_history``: after an in-place op on a *view*, the base now holds new values in the
+   view's window and old values elsewhere. Its history becomes a ``CopySlices`` node: backward
+   passes the gradient of the window through the in-place op's own node (``fn``), and the rest
+   of the gradient straight to the base's old history.
+2. ``refresh_views``: every view of a base whose memory changed in place gets a new history,
+   an ``AsStridedBackward0`` node that takes its window out of the base's (new) history. PyTorch
+   does this lazily, when the view's ``grad_fn`` is next read after its version changed; here it
+   is done at once, for the views still alive.
+
+The "window" is the view's geometry in its base's memory: its shape, its strides and the
+offset of its first element, counted in elements, as PyTorch's ``as_strided`` takes them.
+"""
+
+from __future__ import annotations
+
+from .. import _backend
+from . import grad_mode
+from .graph import Node, gradient_edge, next_sequence_nr
+
+NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked)."
+)
+
+
+def geometry(tensor, base) -> tuple:
+    """``(shape, strides, offset)`` of ``tensor`` in ``base``'s memory, in elements."""
+    data, itemsize = tensor._data, tensor._data.itemsize
+    offset = (_backend.data_ptr(data) - _backend.data_ptr(base._data)) // itemsize
+    return data.shape, tuple(s // itemsize for s in data.strides), offset
+
+
+def positions(xp, geometry: tuple):
+    """For each element of a geometry, its position in memory (an integer array)."""
+    shape, strides, offset = geometry
+    index = xp.full(shape, offset, dtype=xp.int64)
+    for dim, (size, stride) in enumerate(zip(shape, strides)):
+        steps = [1] * len(shape)
+        steps[dim] = size
+        index = index + (xp.arange(size) * stride).reshape(steps)
+    return index
+
+
+class Memory:
+    """A gradient laid out as the base's memory, so a view's window in it can be read and
+    written. Built from tensor ops, so under ``create_graph`` they are recorded as usual."""
+
+    def __init__(self, like, base_geometry: tuple, view_geometry: tuple) -> None:
+        base_at, view_at = positions(like._xp, base_geometry), positions(like._xp, view_geometry)
+        start = int(base_at.min()) if base_at.size else 0
+        size = int(base_at.max()) - start + 1 if base_at.size else 0
+        self.base_at, self.view_at = like._new(base_at - start), like._new(view_at - start)
+        self.values = like.new_zeros(size)
+
+    def base(self):
+        return self.values[self.base_at]
+
+    def window(self):
+        return self.values[self.view_at]
+
+
+class AsStridedBackward0(Node):
+    """A view's history taken afresh from its base's, as if it had just been taken with
+    ``base.as_strided(shape, strides, offset)``: backward puts the view's gradient into its
+    window of a zero gradient for the whole base."""
+
+    def __init__(self, base, view) -> None:
+        self.next_functions = (gradient_edge(base),)
+        self.output_info = ((view._data.shape, view._data.dtype),)
+        self.base_geometry, self.view_geometry = geometry(base, base), geometry(view, base)
+        self.sequence_nr = next_sequence_nr()
+
+    def apply(self, grads: list) -> list:
+        memory = Memory(grads[0], self.base_geometry, self.view_geometry)
+        memory.values.index_put_((memory.view_at,), grads[0], accumulate=True)  # may overlap
+        return [memory.base()]
+
+
+class CopySlices(Node):
+    """The base's history after an in-place op ``fn`` wrote into one of its views.
+
+    ``next_functions`` are the base's old history, then ``fn``'s inputs other than the view.
+    Backward: the gradient's window goes through ``fn`` (its result for the view's old values
+    goes back into the window), everything outside the window to the base's old history.
+    """
+
+    def __init__(self, base, view, fn: Node) -> None:
+        self.fn = fn
+        self.next_functions = (gradient_edge(base),) + fn.next_functions[1:]
+        self.output_info = ((base._data.shape, base._data.dtype),)
+        self.base_geometry, self.view_geometry = geometry(base, base), geometry(view, base)
+        self.sequence_nr = next_sequence_nr()
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
+    def __repr__(self) -> str:
+        return f"<CopySlices object at {hex(id(self))}>"
+
+    def apply(self, grads: list) -> list:
+        memory = Memory(grads[0], self.base_geometry, self.view_geometry)
+        memory.values[memory.base_at] = grads[0]
+        fn_grads = self.fn.apply([memory.window().clone()])  # fn may return its input
+        view_grad = fn_grads[0]
+        memory.values[memory.view_at] = 0 if view_grad is None else view_grad
+        return [memory.base(), *fn_grads[1:]]
+
+    def release_saved_tensors(self) -> None:
+        self.fn.release_saved_tensors()
+
+
+def made_in_no_grad(view) -> bool:
+    """A view of a tensor that requires grad, yet not recorded: it was taken under no_grad."""
+    return view._base._requires_grad and view.grad_fn is None
+
+
+def check_rebase(tensor, fn: Node | None = None) -> None:
+    """Before an in-place write into ``tensor`` (recorded as ``fn``, if it is): PyTorch's
+    refusal to write, with grad mode on, into a view taken under ``no_grad`` of a tensor that
+    requires grad; and ours to record a write into a view whose node does not start from it."""
+    if tensor._base is None:
+        return
+    if grad_mode.is_grad_enabled() and made_in_no_grad(tensor):
+        raise RuntimeError(NO_GRAD_VIEW)
+    if fn is not None and fn.next_functions[:1] != (gradient_edge(tensor),):
+        raise RuntimeError(f"autograd_course cannot record this in-place operation on a view: "
+                           f"{fn.name()} does not take the view as its first input")
+
+
+def rebase_history(tensor, result) -> None:
+    """After ``tensor``'s memory was overwritten with ``result`` (an op's recorded output),
+    make the graph say so: ``tensor``, or the base it is a view of, now stands for the result.
+    Then every view of that memory gets a history taken afresh from it."""
+    base, fn = tensor._base, result.grad_fn
+    owner = tensor if base is None else base
+    views = views_to_refresh(owner)  # chosen before the owner's requires_grad changes
+    if base is None:
+        tensor.grad_fn, tensor._output_nr, tensor._requires_grad = fn, result._output_nr, True
+    else:
+        base.grad_fn, base._output_nr, base._requires_grad = CopySlices(base, tensor, fn), 0, True
+    refresh_views(owner, views)
+
+
+def views_to_refresh(base) -> list:
+    """The live views of ``base`` but those taken under no_grad, oldest history first."""
+    views = [v for v in base._views or () if not made_in_no_grad(v)]
+    return sorted(views, key=lambda v: -1 if v.grad_fn is None else v.grad_fn.sequence_nr)
+
+
+def refresh_views(base, views: list) -> None:
+    """Give each view a history taken afresh from its base's: ``AsStridedBackward0``."""
+    for view in views:
+        view.grad_fn, view._output_nr, view._requires_grad = AsStridedBackward0(base, view), 0, True
