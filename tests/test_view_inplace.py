@@ -244,3 +244,47 @@ def test_random_view_and_inplace_programs_match_pytorch(program, loss_picks, see
     ours, theirs = _run(ag, program, loss_picks, seed), _run(torch, program, loss_picks, seed)
     event(" ".join(map(str, theirs[:2])) if theirs[0] == "error at" else theirs[0])
     assert _same(ours, theirs), (program, loss_picks, ours, theirs)
+
+
+# --- every kind of in-place op, written into a view ---------------------------------------------
+INPLACE_OPS = {
+    "add_ alpha": lambda m, v, w: v.add_(w, alpha=0.5),
+    "sub_ alpha": lambda m, v, w: v.sub_(w, alpha=2),
+    "mul_": lambda m, v, w: v.mul_(w),
+    "div_": lambda m, v, w: v.div_(w.exp()),
+    "clamp_": lambda m, v, w: v.clamp_(min=0.5, max=2.5),
+    "fill_": lambda m, v, w: v.fill_(3.0),
+    "fill_ tensor": lambda m, v, w: v.fill_(w.sum()),
+    "zero_": lambda m, v, w: v.zero_(),
+    "copy_": lambda m, v, w: v.copy_(w),
+    "masked_fill_": lambda m, v, w: v.masked_fill_(m.tensor([True, False]), 7.0),
+    "index_put_ accumulate": lambda m, v, w: v.index_put_((m.tensor([1, 1]),), w, accumulate=True),
+    "setitem list": lambda m, v, w: v.__setitem__([0], w[1:]),
+    "setitem ellipsis": lambda m, v, w: v.__setitem__(Ellipsis, w),
+    "relu inplace": lambda m, v, w: m.nn.functional.relu(v, inplace=True),
+    "leaky_relu inplace": lambda m, v, w: m.nn.functional.leaky_relu(v, 0.1, inplace=True),
+}
+
+
+def _write_into_view(m, op):
+    x = m.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], requires_grad=True)
+    w = m.tensor([0.5, -1.5], requires_grad=True)
+    y = x * 1.5
+    other_view = y[:, 1]  # a view of y taken before the write
+    v = y[:, 0:2][1]      # the view written into: y[1, 0:2]
+    op(m, v, w)
+    weights = m.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    ((y * weights).sum() + (other_view * m.tensor([7.0, 8.0])).sum()).backward()
+    return type(y.grad_fn).__name__, [_grad(t) if t.is_leaf else t.detach().numpy()
+                                      for t in (y, x, w)]
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE_OPS))
+def test_each_inplace_op_into_a_view(name):
+    (our_node, ours), (their_node, theirs) = (_write_into_view(m, INPLACE_OPS[name])
+                                              for m in (ag, torch))
+    assert our_node == their_node == "CopySlices"
+    for a, b in zip(ours, theirs):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-6)
