@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 
 import numpy as np
 import pytest
+from fake_cupy import make_module
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import autograd_course as ag
+from autograd_course import _backend
 
 torch = pytest.importorskip("torch")
 
@@ -288,3 +291,25 @@ def test_each_inplace_op_into_a_view(name):
         assert (a is None) == (b is None)
         if a is not None:
             np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+# --- on a GPU (real CuPy when there is one, else the fake CuPy of tests/fake_cupy.py) ---------
+def _views_on(device):
+    x = ag.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device=device, requires_grad=True)
+    w = ag.tensor([0.5, -1.5], device=device, requires_grad=True)
+    y = x * 1.5
+    before = y.t()[1]
+    y[1, 0:2].mul_(w)
+    y[0, 1:] = w * 2
+    y.t()[2].add_(1.0)
+    (y.sum() + (before * ag.tensor([3.0, 4.0], device=device)).sum()).backward()
+    return [t.detach().cpu().numpy() for t in (y, before, x.grad, w.grad)]
+
+
+def test_writes_into_views_on_the_gpu(monkeypatch):
+    if not (ag.cuda.is_available() and not getattr(_backend._cupy, "is_fake", False)):
+        module = make_module()
+        monkeypatch.setattr(_backend, "_cupy", module)
+        monkeypatch.setitem(sys.modules, "cupy", module)
+    for on_gpu, on_cpu in zip(_views_on("cuda"), _views_on("cpu")):
+        np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-6)
