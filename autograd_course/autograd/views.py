@@ -93,8 +93,8 @@ class CopySlices(Node):
     goes back into the window), everything outside the window to the base's old history.
     """
 
-    def __init__(self, base, view, fn: Node) -> None:
-        self.fn = fn
+    def __init__(self, base, view, fn: Node, output_nr: int = 0) -> None:
+        self.fn, self.output_nr = fn, output_nr
         self.next_functions = (gradient_edge(base),) + fn.next_functions[1:]
         self.output_info = ((base._data.shape, base._data.dtype),)
         self.base_geometry, self.view_geometry = geometry(base, base), geometry(view, base)
@@ -109,7 +109,9 @@ class CopySlices(Node):
     def apply(self, grads: list) -> list:
         memory = Memory(grads[0], self.base_geometry, self.view_geometry)
         memory.values[memory.base_at] = grads[0]
-        fn_grads = self.fn.apply([memory.window().clone()])  # fn may return its input
+        fn_inputs = [None] * len(self.fn.output_info)  # the gradient of fn's view output only
+        fn_inputs[self.output_nr] = memory.window().clone()  # (fn may return its input)
+        fn_grads = self.fn.apply(fn_inputs)
         view_grad = fn_grads[0]
         memory.values[memory.view_at] = 0 if view_grad is None else view_grad
         return [memory.base(), *fn_grads[1:]]
@@ -136,17 +138,18 @@ def check_rebase(tensor, fn: Node | None = None) -> None:
                            f"{fn.name()} does not take the view as its first input")
 
 
-def rebase_history(tensor, result) -> None:
-    """After ``tensor``'s memory was overwritten with ``result`` (an op's recorded output),
-    make the graph say so: ``tensor``, or the base it is a view of, now stands for the result.
-    Then every view of that memory gets a history taken afresh from it."""
-    base, fn = tensor._base, result.grad_fn
+def rebase_history(tensor, fn: Node, output_nr: int) -> None:
+    """After ``tensor``'s memory was overwritten in place by output ``output_nr`` of the node
+    ``fn``, make the graph say so: ``tensor``, or the base it is a view of, now stands for the
+    result. Then every view of that memory gets a history taken afresh from it."""
+    base = tensor._base
     owner = tensor if base is None else base
     views = views_to_refresh(owner)  # chosen before the owner's requires_grad changes
     if base is None:
-        tensor.grad_fn, tensor._output_nr, tensor._requires_grad = fn, result._output_nr, True
+        tensor.grad_fn, tensor._output_nr, tensor._requires_grad = fn, output_nr, True
     else:
-        base.grad_fn, base._output_nr, base._requires_grad = CopySlices(base, tensor, fn), 0, True
+        copy = CopySlices(base, tensor, fn, output_nr)
+        base.grad_fn, base._output_nr, base._requires_grad = copy, 0, True
     refresh_views(owner, views)
 
 

@@ -79,7 +79,7 @@ def apply_inplace(x: Tensor, result: Tensor) -> object:
     x._xp.copyto(x._data, result._data, casting="unsafe")
     x._bump_version()
     if recorded:
-        views.rebase_history(x, result)
+        views.rebase_history(x, result.grad_fn, result._output_nr)
     return x
 
 
