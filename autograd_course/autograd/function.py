@@ -19,7 +19,7 @@ import warnings
 from .. import _messages
 from ..tensor_base import TensorBase
 from . import grad_mode
-from .graph import Node, gradient_edge, sequence_nrs
+from .graph import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor
 
 
@@ -237,7 +237,7 @@ class Function:
         grad_enabled = grad_mode.state.enabled
         record = grad_enabled and True in ctx.needs_input_grad
         if record:
-            ctx.sequence_nr = next(sequence_nrs)  # numbered before forward runs, as in PyTorch
+            ctx.sequence_nr = next_sequence_nr()  # numbered before forward runs, as in PyTorch
         grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
         try:
             outputs = cls.forward(ctx, *args)

@@ -18,8 +18,12 @@ from .. import _messages
 from ..tensor_base import RemovableHandle
 from . import grad_mode
 
-# numbers nodes in the order they are made: among ready nodes the newest runs first
-sequence_nrs = itertools.count()
+_sequence_nrs = itertools.count()
+
+
+def next_sequence_nr() -> int:
+    """Numbers nodes in the order they are made: among ready nodes the newest runs first."""
+    return next(_sequence_nrs)
 
 
 class Node:
@@ -29,7 +33,7 @@ class Node:
     output_info: tuple = (None,)  # one entry per output: its (shape, dtype)
     pre_hooks: list | None = None  # [(output_nr, hook), ...]: hooks on the outputs' grads
     retained: dict | None = None  # output_nr -> weak reference to a tensor that retains grad
-    sequence_nr: int = 0  # set when the node joins a graph (see sequence_nrs)
+    sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)
 
     def name(self) -> str:
         return type(self).__name__
