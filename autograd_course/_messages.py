@@ -81,6 +81,8 @@ def grad_dtype(got, expected) -> str:
 # --- Function and saved tensors ---------------------------------------------------------------
 LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
+DIFFERENTIATED_TWICE = ("trying to differentiate twice a function that was marked with "
+                        "@once_differentiable")
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

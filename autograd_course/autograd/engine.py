@@ -162,8 +162,7 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
     their own nodes run too with ``run_targets`` (``backward(inputs=)``), else (``grad``) their
     gradients are only caught.
     """
-    if retain_graph is None:
-        retain_graph = create_graph
+    retain_graph = create_graph if retain_graph is None else retain_graph
     root = GraphRoot(outputs)
     dependencies = _count_dependencies(root)
     to_run = wanted = None  # None: every node runs
@@ -199,7 +198,8 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
             if node is not root:  # the root is where the run starts, not a graph node
                 for tracer in _tracers:
                     tracer(node, grads, grad_inputs)
-            for (child, nr), g in zip(node.next_functions, grad_inputs):
+            for i, g in enumerate(grad_inputs):  # down each edge of next_functions
+                child, nr = node.next_functions[i]
                 if child is None:
                     continue
                 dependencies[child] -= 1

@@ -66,12 +66,15 @@ class BackwardNode(Node):
             raise RuntimeError(_messages.FREED)
         if self.saved is None:  # inside forward, or a call that was not recorded
             return self.to_save
-        return tuple([None if s is None else s.unpack(self) for s in self.saved])
+        tensors = []
+        for s in self.saved:
+            tensors.append(None if s is None else s.unpack(self))
+        return tuple(tensors)
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
-        next_functions, input_info = [], []  # input_info: (shape, dtype) per tensor input
+        next_functions, input_info = [], []  # input_info: (shape, dtype) per input, or None
         for a in args:
             if isinstance(a, TensorBase):
                 next_functions.append(gradient_edge(a))
@@ -88,13 +91,13 @@ class BackwardNode(Node):
             if isinstance(out, TensorBase):
                 outputs[nr] = out = self._link_output(args, out, nr)
                 info = (out._data.shape, out._data.dtype)  # an equal input's, when there is one
-            output_info.append(next((i for i in input_info if i == info), info))
+            output_info.append(input_info[input_info.index(info)] if info in input_info else info)
         self.output_info = tuple(output_info)
         saved = []
         for i, t in enumerate(self.to_save):  # each saved tensor remembers its version now
             if t is not None and not isinstance(t, TensorBase):
                 raise TypeError(_messages.not_a_variable(i, t))
-            saved.append(None if t is None else SavedTensor(t, is_output=_is_in(t, outputs)))
+            saved.append(None if t is None else SavedTensor(t, is_output=t.grad_fn is self))
         self.saved, self.to_save = tuple(saved), ()
         return outputs[0] if single else tuple(outputs)
 
@@ -116,7 +119,7 @@ class BackwardNode(Node):
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
         if self.materialize_grads and len(grads) > 1:  # an output without gradient: zeros
             like = next(g for g in grads if g is not None)
-            grads = [_zeros(info, like) if g is None and info is not None else g
+            grads = [like._new(like._xp.zeros(*info)) if g is None and info is not None else g
                      for g, info in zip(grads, self.output_info)]
         result = self._forward_cls.backward(self, *grads)
         return self._gradients_per_edge(result if isinstance(result, tuple) else (result,))
@@ -130,7 +133,8 @@ class BackwardNode(Node):
         if len(result) != count:
             raise RuntimeError(_messages.wrong_gradient_count(self.name(), count, len(result)))
         grads = []
-        for i, (grad, info) in enumerate(zip(result, self.input_info)):
+        for i, grad in enumerate(result):
+            info = self.input_info[i]
             if grad is None:
                 if info is not None:
                     grads.append(None)
@@ -153,8 +157,7 @@ class BackwardNode(Node):
     def release_saved_tensors(self) -> None:
         """Free the saved tensors after backward, so their memory goes back at once."""
         if self.saved:
-            self.saved = None
-            self.released = True
+            self.saved, self.released = None, True
 
     def __repr__(self) -> str:
         if self._builtin:
@@ -168,11 +171,6 @@ def _is_in(tensor, tensors) -> bool:
         if t is tensor:
             return True
     return False
-
-
-def _zeros(info: tuple, like):
-    """Zeros of the (shape, dtype) ``info``, on the device of the gradient ``like``."""
-    return like._new(like._xp.zeros(info[0], info[1]))
 
 
 def _can_sum_to(shape: tuple, target: tuple) -> bool:
@@ -232,8 +230,10 @@ class Function:
         if kwargs:
             args = _bind_keywords(cls.forward, args, kwargs)
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad
-                                      for a in args])
+        needs_input_grad = []
+        for a in args:
+            needs_input_grad.append(isinstance(a, TensorBase) and a._requires_grad)
+        ctx.needs_input_grad = tuple(needs_input_grad)
         grad_enabled = grad_mode.state.enabled
         record = grad_enabled and True in ctx.needs_input_grad
         if record:
@@ -290,8 +290,7 @@ def once_differentiable(backward):
         recorded = [g for g in grad_outputs if isinstance(g, TensorBase) and g._requires_grad]
         if not (grad_mode.is_grad_enabled() and recorded):
             return outputs
-        message = ("trying to differentiate twice a function that was marked with "
-                   "@once_differentiable")
+        message = _messages.DIFFERENTIATED_TWICE
         single = not isinstance(outputs, tuple)
         wrapped = tuple(None if g is None else DelayedError.apply(message, g, *recorded)
                         for g in ((outputs,) if single else outputs))

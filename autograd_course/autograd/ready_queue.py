@@ -12,30 +12,23 @@ way the C++ standard library's ``push_heap`` and ``pop_heap`` do (GCC's libstdc+
 from __future__ import annotations
 
 
-class ReadyQueue:
-    """``push(node)``, ``pop()`` the node to run next, ``len(queue)``."""
-
-    def __init__(self) -> None:
-        self.heap: list = []  # the root, heap[0], is the node to run next
-
-    def __len__(self) -> int:
-        return len(self.heap)
+class ReadyQueue(list):
+    """``push(node)``, ``pop()`` the node to run next. The list itself is the heap: ``self[0]``
+    runs next, and an empty queue is false, like any empty list."""
 
     def push(self, node) -> None:
-        self.heap.append(node)
-        self._sift_up(len(self.heap) - 1, 0, node)
+        self.append(node)
+        self._sift_up(len(self) - 1, 0, node)
 
     def pop(self):
-        heap = self.heap
-        top = heap[0]
-        last = heap.pop()
-        if heap:  # move the last entry into the hole the top leaves, as pop_heap does
-            self._adjust(0, len(heap), last)
+        top, last = self[0], list.pop(self)
+        if self:  # move the last entry into the hole the top leaves, as pop_heap does
+            self._adjust(0, len(self), last)
         return top
 
     def _sift_up(self, hole: int, top: int, node) -> None:
         """Move ``node`` up from ``hole`` while its parent runs later (``__push_heap``)."""
-        heap, key = self.heap, node.sequence_nr
+        heap, key = self, node.sequence_nr
         parent = (hole - 1) // 2
         while hole > top and heap[parent].sequence_nr < key:
             heap[hole] = heap[parent]
@@ -46,7 +39,7 @@ class ReadyQueue:
     def _adjust(self, hole: int, length: int, node) -> None:
         """Push the hole at ``hole`` down to a leaf along the larger children, then place
         ``node`` by sifting it up from there (``__adjust_heap``)."""
-        heap, top, child = self.heap, hole, hole
+        heap, top, child = self, hole, hole
         while child < (length - 1) // 2:
             child = 2 * (child + 1)  # the right child...
             if heap[child].sequence_nr < heap[child - 1].sequence_nr:
