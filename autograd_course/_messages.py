@@ -80,6 +80,8 @@ def grad_dtype(got, expected) -> str:
 
 # --- Function and saved tensors ---------------------------------------------------------------
 LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_IN_PLACE = "a view of " + LEAF_IN_PLACE
+LEAF_MARKED_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."
 
 DIFFERENTIATED_TWICE = ("trying to differentiate twice a function that was marked with "
                         "@once_differentiable")

@@ -313,3 +313,39 @@ def test_writes_into_views_on_the_gpu(monkeypatch):
         monkeypatch.setitem(sys.modules, "cupy", module)
     for on_gpu, on_cpu in zip(_views_on("cuda"), _views_on("cpu")):
         np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-6)
+
+
+# --- a learner's Function that changes its input in place (ctx.mark_dirty) ----------------------
+def _double_in_place(m):
+    class DoubleInPlace(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    return DoubleInPlace
+
+
+def _dirty(m, where):
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    before = y[1:3]
+    target = {"view": lambda: y[0:2], "base": lambda: y, "leaf": lambda: x,
+              "view of a leaf": lambda: x[0:2]}[where]()
+    try:
+        out = _double_in_place(m).apply(target)
+    except RuntimeError as error:
+        return str(error)
+    ((y * m.tensor([1.0, 2.0, 3.0])).sum() + (before * m.tensor([4.0, 5.0])).sum()).backward()
+    return [out.grad_fn.name().split("::")[-1], y.grad_fn.name().split("::")[-1],
+            before.grad_fn.name(), x.grad.tolist()]
+
+
+@pytest.mark.parametrize("where", ["view", "base", "leaf", "view of a leaf"])
+def test_mark_dirty_on_views_and_bases(where):
+    assert _dirty(ag, where) == _dirty(torch, where)

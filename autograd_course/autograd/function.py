@@ -18,7 +18,7 @@ import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import grad_mode
+from . import grad_mode, views
 from .graph import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor
 
@@ -103,15 +103,17 @@ class BackwardNode(Node):
 
     def _link_output(self, args: tuple, out, output_nr: int):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
-        if self.dirty and _is_in(out, self.dirty):  # changed in place: stands for the result
-            if out._requires_grad and out.grad_fn is None:
-                raise RuntimeError(_messages.LEAF_IN_PLACE)
+        dirty = self.dirty and _is_in(out, self.dirty)  # changed in place by forward
+        if dirty:
             out._bump_version()
         elif _is_in(out, args):  # forward returned an input: a new tensor, same memory
             out = out.detach()
         skip = self.non_differentiable
         if out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip)):
-            out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
+            if dirty:  # it, or the base it is a view of, now stands for this output
+                views.rebase_history(out, self, output_nr)
+            else:
+                out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
 
     # --- running backward (the engine calls this) ----------------------------------------------
@@ -269,13 +271,12 @@ class DelayedError(Function):
     node_name = "torch::autograd::Error"
 
     @staticmethod
-    def forward(ctx, message: str, tensor, *grad_outputs):
-        ctx.message = message
+    def forward(ctx, tensor, *grad_outputs):
         return tensor
 
     @staticmethod
     def backward(ctx, grad):
-        raise RuntimeError(ctx.message)
+        raise RuntimeError(_messages.DIFFERENTIATED_TWICE)
 
 
 def once_differentiable(backward):
@@ -290,9 +291,8 @@ def once_differentiable(backward):
         recorded = [g for g in grad_outputs if isinstance(g, TensorBase) and g._requires_grad]
         if not (grad_mode.is_grad_enabled() and recorded):
             return outputs
-        message = _messages.DIFFERENTIATED_TWICE
         single = not isinstance(outputs, tuple)
-        wrapped = tuple(None if g is None else DelayedError.apply(message, g, *recorded)
+        wrapped = tuple(None if g is None else DelayedError.apply(g, *recorded)
                         for g in ((outputs,) if single else outputs))
         return wrapped[0] if single else wrapped
 

@@ -19,7 +19,7 @@ offset of its first element, counted in elements, as PyTorch's ``as_strided`` ta
 
 from __future__ import annotations
 
-from .. import _backend
+from .. import _backend, _messages
 from . import grad_mode
 from .graph import Node, gradient_edge, next_sequence_nr
 
@@ -127,10 +127,16 @@ def made_in_no_grad(view) -> bool:
 
 def check_rebase(tensor, fn: Node | None = None) -> None:
     """Before an in-place write into ``tensor`` (recorded as ``fn``, if it is): PyTorch's
-    refusal to write, with grad mode on, into a view taken under ``no_grad`` of a tensor that
-    requires grad; and ours to record a write into a view whose node does not start from it."""
-    if tensor._base is None:
+    refusals to record a write into a leaf that requires grad or a view of one, and to write,
+    with grad mode on, into a view taken under ``no_grad`` of a tensor that requires grad; and
+    ours to record a write into a view whose node does not start from it."""
+    base = tensor._base
+    if fn is not None and tensor._requires_grad and tensor.grad_fn is None:
+        raise RuntimeError(_messages.LEAF_MARKED_DIRTY)  # (the ops refuse earlier, see inplace.py)
+    if base is None:
         return
+    if fn is not None and base._requires_grad and base.grad_fn is None:
+        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
     if grad_mode.is_grad_enabled() and made_in_no_grad(tensor):
         raise RuntimeError(NO_GRAD_VIEW)
     if fn is not None and fn.next_functions[:1] != (gradient_edge(tensor),):
@@ -142,6 +148,7 @@ def rebase_history(tensor, fn: Node, output_nr: int) -> None:
     """After ``tensor``'s memory was overwritten in place by output ``output_nr`` of the node
     ``fn``, make the graph say so: ``tensor``, or the base it is a view of, now stands for the
     result. Then every view of that memory gets a history taken afresh from it."""
+    check_rebase(tensor, fn)
     base = tensor._base
     owner = tensor if base is None else base
     views = views_to_refresh(owner)  # chosen before the owner's requires_grad changes

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _messages
 from ..autograd import grad_mode, views
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
@@ -52,13 +53,10 @@ def check_inplace(x: Tensor, view: bool = False) -> None:
     if not (x._requires_grad and grad_mode.state.enabled):
         return
     if x.grad_fn is None:
-        what = "a view of a leaf Variable" if view else "a leaf Variable"
-        raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
+        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE if view else _messages.LEAF_IN_PLACE)
     base = x._base
     if base is not None and base.grad_fn is None and base._requires_grad:
-        raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation."
-        )
+        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
 
 
 def apply_inplace(x: Tensor, result: Tensor) -> object:
