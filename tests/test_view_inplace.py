@@ -349,3 +349,22 @@ def _dirty(m, where):
 @pytest.mark.parametrize("where", ["view", "base", "leaf", "view of a leaf"])
 def test_mark_dirty_on_views_and_bases(where):
     assert _dirty(ag, where) == _dirty(torch, where)
+
+
+# --- out= into a tensor that requires grad -----------------------------------------------------
+def _out_into(m, where, grad_on):
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    out = {"non-leaf": lambda: y, "view": lambda: y[0:2], "leaf": lambda: x}[where]()
+    try:
+        with m.set_grad_enabled(grad_on):
+            m.mul(m.ones(out.shape), 5.0, out=out)
+    except RuntimeError as error:
+        return str(error)
+    return [x.detach().numpy().tolist(), y.detach().numpy().tolist()]
+
+
+@pytest.mark.parametrize("grad_on", [True, False])
+@pytest.mark.parametrize("where", ["non-leaf", "view", "leaf"])
+def test_out_into_a_tensor_that_requires_grad(where, grad_on):
+    assert _out_into(ag, where, grad_on) == _out_into(torch, where, grad_on)

@@ -2,8 +2,8 @@
 existing tensor instead of a new one.
 
 Such a write cannot be part of a graph, so, as in PyTorch, it is refused when an argument
-requires grad while grad mode is on. A different shape replaces ``out``'s contents (PyTorch
-resizes it).
+(``out`` included) requires grad while grad mode is on. A different shape replaces ``out``'s
+contents (PyTorch resizes it).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _any_requires_grad(values) -> bool:
 def write_out(out: Tensor, fn: Callable[..., Tensor], *args: object, **kwargs: object) -> Tensor:
     """``fn(*args, **kwargs)`` written into the existing tensor ``out``: what the ops that take
     ``out=`` (``add``, ``exp``, ``matmul``...) do when it is given."""
-    if grad_mode.state.enabled and _any_requires_grad(args + tuple(kwargs.values())):
+    if grad_mode.state.enabled and _any_requires_grad((out, *args, *kwargs.values())):
         raise RuntimeError(
             f"{fn.__name__}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
