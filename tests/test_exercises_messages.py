@@ -13,6 +13,7 @@ import re
 import string
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import autograd_course as ag
@@ -351,3 +352,11 @@ def test_every_function_in_the_exercises_has_type_hints():
                         and p.arg not in ("self", "cls")]
                 assert not bare and node.returns is not None, \
                     f"{path.name}:{node.lineno} {node.name}() lacks type hints ({bare})"
+
+
+def test_arrays_in_a_verdict_stay_on_one_line():
+    """A verdict is one line: an array of mixed magnitudes (printed in e-notation) once
+    wrapped onto a second line, depending on the checker's random inputs."""
+    values = [5.78e-03, 1.4862e-01, 2.164e-03, 5.1283, -9.5619e-02, -4.2977e-02]
+    text = _common._fmt(np.array(values))
+    assert "\n" not in text and text.count(",") == 5

@@ -247,7 +247,9 @@ def to_numpy(value: Any) -> np.ndarray:
 
 
 def _fmt(a: np.ndarray) -> str:
-    return np.array2string(np.asarray(a), precision=4, separator=", ", threshold=12)
+    """An array in a checker's one-line verdict (never wrapped onto a second line)."""
+    return np.array2string(np.asarray(a), precision=4, separator=", ", threshold=12,
+                           max_line_width=10**6)
 
 
 def describe_difference(actual: np.ndarray, expected: np.ndarray, name: str,
