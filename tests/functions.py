@@ -53,3 +53,17 @@ def identity(lib, backward=None, name: str = "Identity", returns_input: bool = F
         return grad * 1
 
     return _function(lib, name, forward, backward or right_backward)
+
+
+def double_in_place(lib, name: str = "DoubleInPlace"):
+    """x = 2x written into x itself (``ctx.mark_dirty``), returning x; backward: grad · 2."""
+
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+
+    def backward(ctx, grad):
+        return grad * 2
+
+    return _function(lib, name, forward, backward)

@@ -15,6 +15,7 @@ import sys
 import numpy as np
 import pytest
 from fake_cupy import make_module
+from functions import double_in_place
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -316,21 +317,6 @@ def test_writes_into_views_on_the_gpu(monkeypatch):
 
 
 # --- a learner's Function that changes its input in place (ctx.mark_dirty) ----------------------
-def _double_in_place(m):
-    class DoubleInPlace(m.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            x.mul_(2)
-            ctx.mark_dirty(x)
-            return x
-
-        @staticmethod
-        def backward(ctx, grad):
-            return grad * 2
-
-    return DoubleInPlace
-
-
 def _dirty(m, where):
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * 1
@@ -338,7 +324,7 @@ def _dirty(m, where):
     target = {"view": lambda: y[0:2], "base": lambda: y, "leaf": lambda: x,
               "view of a leaf": lambda: x[0:2]}[where]()
     try:
-        out = _double_in_place(m).apply(target)
+        out = double_in_place(m).apply(target)
     except RuntimeError as error:
         return str(error)
     ((y * m.tensor([1.0, 2.0, 3.0])).sum() + (before * m.tensor([4.0, 5.0])).sum()).backward()
