@@ -1,6 +1,7 @@
 """More of ``Tensor``'s methods: the everyday idioms of PyTorch code that are not plain
 maths: ``masked_fill``, ``index_put_``, ``narrow``, ``stride``, ``new_zeros``, ``type_as``,
-``floor_divide``/``remainder`` as methods, ``softmax(dim, dtype=)``...
+``floor_divide``/``remainder`` as methods, ``softmax(dim, dtype=)``, the in-place forms of
+the element-wise ops (``x.relu_()``, ``x.exp_()``, ``x.pow_(2)``)...
 
 ``TensorMath`` (``_tensor_math.py``) inherits them, so ``Tensor`` gets them with the rest.
 """
@@ -10,15 +11,34 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend, dtypes, ops
-from .ops import masking, rounding
+from .ops import inplace, masking, rounding
 from .ops._util import normalize_dim
 from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
 
 
+def _written_in_place(name: str):
+    """The method ``name_`` (``x.exp_()`` for ``name="exp"``): ``x.name()`` written into x."""
+
+    def method(self):
+        return inplace.unary_(self, getattr(type(self), name))
+
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"``{name}`` written into this tensor itself (PyTorch's ``{name}_``)."
+    return method
+
+
 class TensorIdioms:
     __slots__ = ()
+
+    # --- element-wise ops written into the tensor itself: x.exp_(), x.relu_()... -----------
+    relu_, sigmoid_, tanh_ = map(_written_in_place, ("relu", "sigmoid", "tanh"))
+    exp_, log_, sqrt_, reciprocal_ = map(_written_in_place, ("exp", "log", "sqrt", "reciprocal"))
+    abs_, neg_, sign_, sin_, cos_ = map(_written_in_place, ("abs", "neg", "sign", "sin", "cos"))
+
+    def pow_(self, exponent):
+        return inplace.pow_(self, exponent)
 
     # --- rounding division, masks and index writes ------------------------------------------
     def floor_divide(self, other):

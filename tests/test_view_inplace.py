@@ -143,6 +143,8 @@ _step = st.one_of(
     st.tuples(st.just("setslice"), st.integers(0, 9), st.integers(0, 2)),
     st.tuples(st.just("div_w"), st.integers(0, 9)),
     st.tuples(st.just("unsqueeze"), st.integers(0, 9)),
+    st.tuples(st.just("reshape"), st.integers(0, 9)),
+    st.tuples(st.just("index"), st.integers(0, 9)),
     st.tuples(st.just("square"), st.integers(0, 9)),
     st.tuples(st.just("times"), st.integers(0, 9), st.integers(0, 9)),
 )
@@ -202,6 +204,11 @@ def _run(m, program, loss_picks, seed: int):
                 t.div_(new_leaf(tuple(t.shape)).exp())
             elif kind == "unsqueeze":
                 tensors.append(t.unsqueeze(-1))
+            elif kind == "reshape":  # a view when it can be, else a copy
+                tensors.append(t.reshape(-1))
+            elif kind == "index":  # advanced indexing: a copy
+                if t.dim() and t.shape[0] >= 2:
+                    tensors.append(t[[1, 0]])
             elif kind == "square":
                 tensors.append(t * t)
             elif kind == "times":
@@ -267,6 +274,11 @@ INPLACE_OPS = {
     "setitem ellipsis": lambda m, v, w: v.__setitem__(Ellipsis, w),
     "relu inplace": lambda m, v, w: m.nn.functional.relu(v, inplace=True),
     "leaky_relu inplace": lambda m, v, w: m.nn.functional.leaky_relu(v, 0.1, inplace=True),
+    "pow_": lambda m, v, w: v.pow_(2),
+    "pow_ tensor": lambda m, v, w: v.pow_(w),
+    **{method: lambda m, v, w, method=method: getattr(v, method)()
+       for method in ("relu_", "sigmoid_", "tanh_", "exp_", "log_", "sqrt_", "reciprocal_",
+                      "abs_", "neg_", "sign_", "sin_", "cos_")},
 }
 
 
@@ -291,7 +303,7 @@ def test_each_inplace_op_into_a_view(name):
     for a, b in zip(ours, theirs):
         assert (a is None) == (b is None)
         if a is not None:
-            np.testing.assert_allclose(a, b, rtol=1e-6)
+            np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
 
 
 # --- on a GPU (real CuPy when there is one, else the fake CuPy of tests/fake_cupy.py) ---------
@@ -354,3 +366,29 @@ def _out_into(m, where, grad_on):
 @pytest.mark.parametrize("where", ["non-leaf", "view", "leaf"])
 def test_out_into_a_tensor_that_requires_grad(where, grad_on):
     assert _out_into(ag, where, grad_on) == _out_into(torch, where, grad_on)
+
+
+def _write_after(m, method):
+    x = m.tensor([0.5, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    getattr(y, method)()  # the op keeps its result for backward
+    y.add_(1.0)  # ... and that result is now overwritten
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return x.grad.numpy()
+
+
+@pytest.mark.parametrize("method", ["relu_", "sigmoid_", "tanh_", "exp_", "sqrt_",
+                                    "reciprocal_"])
+def test_in_place_ops_keep_a_copy_of_their_result(method):
+    """README's divergence: our in-place form of an op that keeps its result for backward
+    keeps a copy, so a later write into the tensor still gives the op's right gradient;
+    PyTorch keeps the tensor itself and raises its version error."""
+    x = ag.tensor([0.5, 2.0, 3.0], requires_grad=True)
+    getattr(x * 1, method[:-1])().sum().backward()  # the same op, out of place
+    np.testing.assert_allclose(_write_after(ag, method), x.grad.numpy(), rtol=1e-6)
+    assert _write_after(torch, method) == ("one of the variables needed for gradient "
+                                           "computation has been modified by an inplace "
+                                           "operation")

@@ -23,7 +23,7 @@ from .. import _messages
 from ..autograd import grad_mode, views
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, same_device, scalar_type
-from .arithmetic import add, div, mul, sub
+from .arithmetic import add, div, mul, pow, sub
 from .indexing import (
     IndexPut,
     getitem,
@@ -146,6 +146,16 @@ def mul_(x: Tensor, other: Tensor | float) -> Tensor:
 def div_(x: Tensor, other: Tensor | float) -> Tensor:
     """x /= other."""
     return _inplace(x, div, other)
+
+
+def pow_(x: Tensor, exponent: Tensor | float) -> Tensor:
+    """x = x ** exponent."""
+    return _inplace(x, pow, exponent)
+
+
+def unary_(x: Tensor, op) -> Tensor:
+    """``op(x)``, an element-wise op (``exp``, ``relu``...), written into x itself."""
+    return _inplace(x, lambda a, _: op(a), None)
 
 
 def clamp_(x: Tensor, min: float | Tensor | None = None,
