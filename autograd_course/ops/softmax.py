@@ -27,6 +27,19 @@ def _softmax_dim(x, dim, name):
     return normalize_dim(dim, x.ndim)
 
 
+def _saved_output(ctx, x, dim: int, formula):
+    """The forward both ops share: ``formula(xp, x - max(x))`` along ``dim`` (shifted by the
+    max, so e^x never overflows; the shift cancels out), kept for backward with ``dim``. An
+    empty x has nothing to normalise (and NumPy's max refuses it)."""
+    if x._data.size == 0:
+        y = x._new(x._data.copy())
+    else:
+        y = x._new(formula(x._xp, x._data - x._data.max(axis=dim, keepdims=True)))
+    ctx.dim = dim
+    ctx.save_for_backward(y)
+    return y
+
+
 class Softmax(Function):
     """y = e^x / Σ e^x along ``dim``;  dx = y · (dy - Σ dy·y)."""
 
@@ -34,15 +47,11 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        xp = x._xp
-        if x._data.size == 0:  # nothing to normalise (NumPy's max refuses empty arrays)
-            y = x._new(x._data.copy())
-        else:  # shift by the max: exp never overflows
-            e = xp.exp(x._data - x._data.max(axis=dim, keepdims=True))
-            y = x._new(e / e.sum(axis=dim, keepdims=True))
-        ctx.dim = dim
-        ctx.save_for_backward(y)
-        return y
+        def softmax(xp, shifted):
+            e = xp.exp(shifted)
+            return e / e.sum(axis=dim, keepdims=True)
+
+        return _saved_output(ctx, x, dim, softmax)
 
     @staticmethod
     def backward(ctx, grad):
@@ -57,15 +66,10 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        xp = x._xp
-        if x._data.size == 0:
-            y = x._new(x._data.copy())
-        else:
-            shifted = x._data - x._data.max(axis=dim, keepdims=True)
-            y = x._new(shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True)))
-        ctx.dim = dim
-        ctx.save_for_backward(y)
-        return y
+        def log_softmax(xp, shifted):
+            return shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
+
+        return _saved_output(ctx, x, dim, log_softmax)
 
     @staticmethod
     def backward(ctx, grad):
