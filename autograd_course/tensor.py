@@ -40,8 +40,8 @@ class Tensor(TensorBase, TensorMath, TensorConversions):
 
     def _new(self, array) -> Tensor:
         """A plain tensor around ``array`` on this tensor's device (how ops wrap results)."""
-        if isinstance(array, np.generic):  # NumPy reductions give scalars: keep a 0-d array
-            array = np.asarray(array)
+        if array.ndim == 0 and isinstance(array, np.generic):  # NumPy's scalar for a 0-d result
+            array = np.asarray(array)  # becomes a 0-d array
         t = object.__new__(Tensor)
         t._init(array, self._device)
         return t

@@ -17,6 +17,7 @@ import inspect
 import warnings
 
 from .. import _messages
+from .._shapes import broadcasts_to
 from ..tensor_base import TensorBase
 from . import grad_mode, views
 from .graph import Node, gradient_edge, next_sequence_nr
@@ -90,14 +91,18 @@ class BackwardNode(Node):
             info = None
             if isinstance(out, TensorBase):
                 outputs[nr] = out = self._link_output(args, out, nr)
-                info = (out._data.shape, out._data.dtype)  # an equal input's, when there is one
-            output_info.append(input_info[input_info.index(info)] if info in input_info else info)
+                info = (out._data.shape, out._data.dtype)
+                for known in input_info:  # an input's equal (shape, dtype), when there is one
+                    if known == info:
+                        info = known
+                        break
+            output_info.append(info)
         self.output_info = tuple(output_info)
         saved = []
         for i, t in enumerate(self.to_save):  # each saved tensor remembers its version now
             if t is not None and not isinstance(t, TensorBase):
                 raise TypeError(_messages.not_a_variable(i, t))
-            saved.append(None if t is None else SavedTensor(t, is_output=t.grad_fn is self))
+            saved.append(None if t is None else SavedTensor(t, t.grad_fn is self))  # an output?
         self.saved, self.to_save = tuple(saved), ()
         return outputs[0] if single else tuple(outputs)
 
@@ -119,7 +124,7 @@ class BackwardNode(Node):
     # --- running backward (the engine calls this) ----------------------------------------------
     def apply(self, grads: list) -> list:
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
-        if self.materialize_grads and len(grads) > 1:  # an output without gradient: zeros
+        if len(grads) > 1 and self.materialize_grads:  # an output without gradient: zeros
             like = next(g for g in grads if g is not None)
             grads = [like._new(like._xp.zeros(*info)) if g is None and info is not None else g
                      for g, info in zip(grads, self.output_info)]
@@ -147,7 +152,7 @@ class BackwardNode(Node):
                 raise RuntimeError(_messages.gradient_for_non_tensor(self.name(), i))
             shape, dtype = info
             if grad._data.shape != shape:
-                if not _can_sum_to(grad._data.shape, shape):
+                if not broadcasts_to(shape, grad._data.shape):
                     raise RuntimeError(_messages.invalid_gradient_shape(
                         self.name(), i, grad._data.shape, shape))
                 grad = grad.sum_to_size(shape)
@@ -173,12 +178,6 @@ def _is_in(tensor, tensors) -> bool:
         if t is tensor:
             return True
     return False
-
-
-def _can_sum_to(shape: tuple, target: tuple) -> bool:
-    """True when ``target`` broadcasts to ``shape``, so a gradient of ``shape`` sums to it."""
-    return len(target) <= len(shape) and all(
-        t in (s, 1) for t, s in zip(target, shape[len(shape) - len(target):]))
 
 
 class Function:
@@ -236,17 +235,19 @@ class Function:
         for a in args:
             needs_input_grad.append(isinstance(a, TensorBase) and a._requires_grad)
         ctx.needs_input_grad = tuple(needs_input_grad)
-        grad_enabled = grad_mode.state.enabled
-        record = grad_enabled and True in ctx.needs_input_grad
-        if record:
-            ctx.sequence_nr = next_sequence_nr()  # numbered before forward runs, as in PyTorch
-        grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
-        try:
-            outputs = cls.forward(ctx, *args)
-        finally:
-            grad_mode.state.enabled = grad_enabled
-        if record:
-            return ctx.record(args, outputs)
+        if not grad_mode.state.enabled:  # under no_grad, and in the engine's backward formulas
+            outputs = cls.forward(ctx, *args)  # nothing is recorded
+        else:
+            record = True in ctx.needs_input_grad
+            if record:
+                ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
+            grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
+            try:
+                outputs = cls.forward(ctx, *args)
+            finally:
+                grad_mode.state.enabled = True
+            if record:
+                return ctx.record(args, outputs)
         if grad_mode.state.inference:
             for out in outputs if isinstance(outputs, tuple) else (outputs,):
                 if isinstance(out, TensorBase):

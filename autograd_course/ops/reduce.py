@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import dtypes
+from .._shapes import broadcasts_to
 from ..autograd.function import Function
 from ._util import normalize_dim, scalar_type
 from .compare import maximum, minimum
@@ -212,22 +213,12 @@ def mean(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = Fa
     return Mean.apply(x, _dims(dim, x.ndim), keepdim)
 
 
-def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
-    """True when ``shape`` broadcasts to ``target`` (so a gradient of ``target`` sums to it)."""
-    if len(shape) > len(target):
-        return False
-    for s, t in zip(shape, target[len(target) - len(shape):]):  # (``all`` is the op here)
-        if s != t and s != 1:
-            return False
-    return True
-
-
 def sum_to_size(x: Tensor, *size: int | tuple[int, ...]) -> Tensor:
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     current = x._data.shape
     if current == shape:
         return x
-    if not _broadcasts_to(shape, current):
+    if not broadcasts_to(shape, current):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
                            f"{{{list(current)}}}.")
     return SumToSize.apply(x, shape)
