@@ -38,12 +38,13 @@ export JUPYTER_PREFER_ENV_PATH := 1
 export JUPYTER_PLATFORM_DIRS   := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv kernel graphviz lint test lab index notebooks html bench bench-deps \
+.PHONY: help venv kernel system graphviz cjk-font lint test lab index notebooks html bench bench-deps \
         test-browser print-stamp clean distclean
 
 help:
 	@echo "make venv          create $(VENV) and install -e . + requirements-dev.txt (once)"
-	@echo "make graphviz      check for the Graphviz 'dot' program (installs it when root+apt)"
+	@echo "make system        what the chapters need from the OS: Graphviz 'dot' and a Chinese font"
+	@echo "                   (installed with apt-get when root; otherwise the command to run)"
 	@echo "make test          ruff + pytest (tests/ and notebooks/ via nbval)"
 	@echo "make lab           start JupyterLab on notebooks/, at the landing page index.ipynb"
 	@echo "make index         rewrite notebooks/index.ipynb (links to both editions)"
@@ -72,20 +73,30 @@ kernel: $(STAMP)
 print-stamp:
 	@echo $(STAMP)
 
+# What the chapters need from the operating system, made sure of before anything runs:
+# Graphviz's `dot` (without it no graph can be drawn: make stops and says what to run) and a
+# font with Chinese characters (without one the Chinese chapters still run, with a notice, and
+# their tests are skipped: make says what to run and goes on). Both install with apt-get when
+# root; a font installed after matplotlib wrote its cache is found anyway (fonts.py).
+system: graphviz cjk-font
+
 graphviz:
 	@bash scripts/ensure_graphviz.sh
+
+cjk-font:
+	@bash scripts/ensure_cjk_font.sh || echo "cjk font: going on without one (the Chinese chapters say so once; their tests are skipped)"
 
 lint: venv
 	$(PY) -m ruff check $(LINT_DIRS)
 
-test: venv graphviz
+test: system venv
 	$(PY) -m ruff check $(LINT_DIRS)
 	$(PY) -m pytest $(TEST_DIRS) --ignore=tests/browser \
 		--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		-p no:cacheprovider --durations=15
 
 # The landing page index.ipynb links the English and the Chinese chapters (make index).
-lab: venv graphviz
+lab: system venv
 	@mkdir -p notebooks
 	$(PY) -m jupyterlab --ServerApp.root_dir=notebooks --ServerApp.ip=127.0.0.1 \
 		--LabApp.default_url=/lab/tree/index.ipynb \
@@ -95,7 +106,7 @@ index:
 	$(PYTHON) scripts/make_index.py
 
 # nbconvert starts each notebook's kernel in the notebook's folder: zh/ chapters run in Chinese.
-notebooks: venv graphviz
+notebooks: system venv
 ifeq ($(strip $(ALL_NOTEBOOKS)),)
 	@echo "no notebooks under notebooks/ yet"
 else
@@ -103,7 +114,7 @@ else
 endif
 	$(PY) scripts/make_index.py
 
-html: venv graphviz
+html: system venv
 	@mkdir -p build/html/solutions build/html/zh/solutions
 ifneq ($(strip $(NOTEBOOKS)),)
 	$(PY) -m nbconvert --to html --execute $(NBEXEC) --output-dir build/html $(NOTEBOOKS)

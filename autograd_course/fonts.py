@@ -6,16 +6,25 @@ every character it has, the next ones the rest. ``use_cjk_if_needed("zh")`` appe
 installed CJK font to that chain, so Latin text, digits and minus signs look exactly as
 before and Chinese characters come from the CJK font.
 
+matplotlib lists the fonts it knows in a cache file (``~/.cache/matplotlib``) written the first
+time it runs, and never looks again. A font installed after that is invisible to it, so when
+the cache knows no CJK font we ask fontconfig (``fc-list``, which also serves Graphviz and the
+browser) for the font's file and register that file with matplotlib, in this process only: no
+learner ever deletes a cache by hand.
+
 ``autograd_course.i18n`` calls it when the language is Chinese (at import, and from
 ``set_language("zh")``), so a notebook under ``notebooks/zh/`` needs no code for it.
-matplotlib is optional: without it, or without a CJK font, nothing happens (plots then show
-boxes for Chinese; ``scripts/ensure_cjk_font.sh`` installs Noto Sans CJK).
+matplotlib is optional: without it nothing happens. Without any CJK font the Chinese chapters
+still run quietly: matplotlib's "Glyph missing" warnings are silenced, the graph drawings use
+their English words, and one notice says how to install a font (``NO_FONT_NOTICE``).
 """
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
+import warnings
 
 # Preferred first: Simplified Chinese forms (Noto / Source Han are the same design), then
 # fonts that ship with macOS and Windows, then any other CJK font.
@@ -35,15 +44,20 @@ PREFERRED = (
 )
 _CJK_HINTS = ("CJK", "Han Sans", "Hei", "PingFang", "YaHei", "Ming", "Song", "Kai")
 
+INSTALL_HINT = ("bash scripts/ensure_cjk_font.sh  (Debian/Ubuntu: sudo apt-get install "
+                "fonts-noto-cjk; conda: conda install -c conda-forge font-ttf-noto-cjk)")
+NO_FONT_NOTICE = ("autograd_course: no font with Chinese characters is installed, so Chinese "
+                  "text in plots shows as boxes and graph drawings use English words. "
+                  f"Install one with: {INSTALL_HINT}; then restart the kernel.\n"
+                  "autograd_course：未安装中文字体，图中的中文会显示为方框，计算图暂用英文标注。"
+                  "安装字体后重启内核即可。")
+_MISSING_GLYPH = r"Glyph \d+ .* missing from (current )?font"
+_noticed = False
 
-def matplotlib_cjk_font() -> str | None:
-    """The name of a font matplotlib knows that draws Chinese, or None (also without
-    matplotlib)."""
-    try:
-        from matplotlib import font_manager
-    except ImportError:
-        return None
-    names = {f.name for f in font_manager.fontManager.ttflist}
+
+def _best(names) -> str | None:
+    """The first of PREFERRED among ``names``, else the first name that looks CJK."""
+    names = set(names)
     for name in PREFERRED:
         if name in names:
             return name
@@ -51,37 +65,91 @@ def matplotlib_cjk_font() -> str | None:
     return others[0] if others else None
 
 
+def _fontconfig_cjk_files() -> dict[str, list[str]]:
+    """{family: [font files]} for every font fontconfig lists for Chinese; empty without
+    ``fc-list`` or when it fails."""
+    if shutil.which("fc-list") is None:
+        return {}
+    try:
+        out = subprocess.run(["fc-list", ":lang=zh", "--format", "%{file}\t%{family}\n"],
+                             capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    files: dict[str, list[str]] = {}
+    for line in out.splitlines():
+        path, _, families = line.partition("\t")
+        for name in families.split(","):
+            if name.strip() and path:
+                files.setdefault(name.strip(), [])
+                if path not in files[name.strip()]:
+                    files[name.strip()].append(path)
+    return files
+
+
 def fontconfig_cjk_font() -> str | None:
     """A font family fontconfig (which Graphviz and browsers on Linux use) lists for Chinese,
     preferring Noto Sans CJK SC; None when there is none or no ``fc-list``."""
-    if shutil.which("fc-list") is None:
-        return None
+    families = _fontconfig_cjk_files()
+    return _best(families) or (sorted(families)[0] if families else None)
+
+
+@functools.cache
+def graphs_can_draw_chinese() -> bool:
+    """Whether Graphviz (through fontconfig) has a font for Chinese; asked once per process.
+    Without fontconfig (macOS, Windows) Graphviz finds the system's own CJK font: True."""
+    return shutil.which("fc-list") is None or fontconfig_cjk_font() is not None
+
+
+def matplotlib_cjk_font() -> str | None:
+    """The name of a font matplotlib knows that draws Chinese, or None (also without
+    matplotlib). When matplotlib's font cache predates the font, the font's file (as
+    fontconfig reports it) is registered with matplotlib first."""
     try:
-        out = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True,
-                             text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
+        from matplotlib import font_manager
+    except ImportError:
         return None
-    families = sorted({name.strip() for line in out.splitlines() for name in line.split(",")
-                       if name.strip()})
-    for name in PREFERRED:
-        if name in families:
-            return name
-    return families[0] if families else None
+    name = _best(f.name for f in font_manager.fontManager.ttflist)
+    if name is not None:
+        return name
+    families = _fontconfig_cjk_files()
+    chosen = _best(families) or (sorted(families)[0] if families else None)
+    if chosen is None:
+        return None
+    for path in families[chosen]:
+        try:
+            font_manager.fontManager.addfont(path)
+        except (OSError, RuntimeError, ValueError):  # a file matplotlib cannot read
+            continue
+    return _best(f.name for f in font_manager.fontManager.ttflist)
+
+
+def quiet_without_cjk_font() -> None:
+    """No CJK font: silence matplotlib's per-glyph warnings (each Chinese character of each
+    plot would print one) and print ``NO_FONT_NOTICE`` once per process instead."""
+    global _noticed
+    warnings.filterwarnings("ignore", message=_MISSING_GLYPH, category=UserWarning)
+    if not _noticed:
+        _noticed = True
+        print(NO_FONT_NOTICE)
 
 
 def use_cjk_if_needed(lang: str) -> str | None:
     """When ``lang == "zh"``: append a CJK font to matplotlib's ``font.family`` chain (once).
 
     Returns the font's name, or None when nothing was done (another language, no
-    matplotlib, no CJK font). Safe to call any number of times.
+    matplotlib, no CJK font: then ``quiet_without_cjk_font()``). Safe to call any number of
+    times.
     """
     if lang != "zh":
         return None
+    try:
+        import matplotlib
+    except ImportError:
+        return None
     name = matplotlib_cjk_font()
     if name is None:
+        quiet_without_cjk_font()
         return None
-    import matplotlib
-
     family = matplotlib.rcParams["font.family"]
     family = [family] if isinstance(family, str) else list(family)
     if name not in family:

@@ -5,6 +5,10 @@
 * `torch_oracle` fixture: PyTorch is our *test oracle only* (the package never imports it).
 * AUTOGRAD_COURSE_REQUIRE_ORACLE=1 (set by .ci/run) turns "torch missing" into a hard error,
   so CI can never go green by silently skipping every comparison against PyTorch.
+* Without a font for Chinese (not root, no package manager: `make test` could not install
+  one), the Chinese edition's notebooks and the tests marked `needs_cjk_font` are skipped with
+  a reason that says how to get one; AUTOGRAD_COURSE_REQUIRE_CJK_FONT=1 (set by .ci/run)
+  makes a missing font an error instead.
 
 This directory is on sys.path (rootdir conftest, no __init__.py), so test modules share
 helpers with a plain import: `functions.py` (custom Functions used by several tests: Square,
@@ -16,9 +20,12 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from autograd_course import fonts
 
 settings.register_profile(
     "autograd_course",
@@ -35,8 +42,24 @@ _MENTIONS_TORCH = re.compile(r"\btorch\b", re.IGNORECASE)
 TORCH_MISSING = "torch not installed (test oracle)"
 
 
+REQUIRE_CJK_FONT = os.environ.get("AUTOGRAD_COURSE_REQUIRE_CJK_FONT") == "1"
+NO_CJK_FONT = ("no font with Chinese characters is installed: run "
+               "`bash scripts/ensure_cjk_font.sh` (it prints the command for this machine)")
+ZH_NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks" / "zh"
+
+
+def cjk_font_installed() -> bool:
+    """Whether both Graphviz (fontconfig) and matplotlib can draw Chinese here."""
+    return fonts.graphs_can_draw_chinese() and fonts.matplotlib_cjk_font() is not None
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Fail before collecting anything when the oracle is required but unavailable."""
+    """Fail before collecting anything when the oracle (or, in CI, the Chinese font) is
+    required but unavailable."""
+    config.addinivalue_line("markers", "needs_cjk_font: skipped where no Chinese font is "
+                            "installed (" + NO_CJK_FONT + ")")
+    if REQUIRE_CJK_FONT and not cjk_font_installed():
+        raise pytest.UsageError("AUTOGRAD_COURSE_REQUIRE_CJK_FONT=1 but " + NO_CJK_FONT)
     if not REQUIRE_ORACLE:
         return
     try:
@@ -47,6 +70,17 @@ def pytest_configure(config: pytest.Config) -> None:
             f"({exc!r}). Install the oracle with `make venv` or "
             "`pip install torch==2.13.0`."
         ) from exc
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """No Chinese font: skip the Chinese notebooks (their committed pictures were drawn with
+    one) and the tests that need it, saying why, instead of failing on "Glyph missing"."""
+    if cjk_font_installed():
+        return
+    skip = pytest.mark.skip(reason=NO_CJK_FONT)
+    for item in items:
+        if item.get_closest_marker("needs_cjk_font") or ZH_NOTEBOOKS in item.path.parents:
+            item.add_marker(skip)
 
 
 def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:

@@ -140,3 +140,37 @@ def test_fresh_clone_make_dry_run(tmp_path):
 
     (clone / "requirements.txt").write_text((clone / "requirements.txt").read_text() + "\n")
     assert "pip install" in make("-n", "test"), "changing requirements must reinstall"
+
+
+def test_every_entry_point_makes_sure_of_the_system_first():
+    """`make test`, `lab`, `notebooks` and `html` check Graphviz and the Chinese font before
+    anything else runs (issue: a new machine failed `make test` for want of the font)."""
+    dry = {}
+    for target in ("test", "lab", "notebooks", "html"):
+        proc = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True,
+                              text=True, env=_clean_env(), timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        dry[target] = proc.stdout
+    for target, out in dry.items():
+        graphviz = out.find("scripts/ensure_graphviz.sh")
+        font = out.find("scripts/ensure_cjk_font.sh")
+        assert graphviz >= 0 and font >= 0, f"make {target} does not check both"
+        first_python_step = min(i for i in (out.find("-m pytest"), out.find("-m jupyterlab"),
+                                             out.find("-m nbconvert")) if i >= 0)
+        assert max(graphviz, font) < first_python_step, f"make {target} checks too late"
+        # Without a font the chapters still run: a failed font check must not stop make.
+        font_line = next(ln for ln in out.splitlines() if "ensure_cjk_font.sh" in ln)
+        assert "||" in font_line, font_line
+
+
+def test_ci_runs_in_a_fresh_home_and_requires_the_font():
+    text = (ROOT / ".ci" / "run").read_text()
+    assert re.search(r'^export HOME="\$fresh_home"$', text, re.MULTILINE)
+    assert 'fresh_home="$(mktemp -d)"' in text
+    assert re.search(r"^export AUTOGRAD_COURSE_REQUIRE_CJK_FONT=1$", text, re.MULTILINE)
+    assert text.index("export HOME=") < text.index("\nmake test")
+
+
+def test_readme_no_longer_asks_anyone_to_delete_a_cache():
+    readme = (ROOT / "README.md").read_text()
+    assert ".cache/matplotlib" not in readme

@@ -174,6 +174,7 @@ def test_zh_graph_renders():
 
 @pytest.mark.skipif(not HAS_DOT or shutil.which("fc-list") is None,
                     reason="needs Graphviz's dot and fontconfig's fc-list")
+@pytest.mark.needs_cjk_font
 def test_fontconfig_has_every_chinese_glyph_the_graphs_draw():
     """Graphviz (through Pango and fontconfig) draws a character missing from the named font
     with any installed font that has it, and as a box when none has: so one installed font

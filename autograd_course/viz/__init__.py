@@ -29,6 +29,7 @@ from .steps import (
     backward_steps,
 )
 from .text import graph_text, model_text
+from .words import drawing_language
 
 
 def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = True,
@@ -58,7 +59,7 @@ def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = Tr
     ``.text`` the text tree, and Jupyter shows it as PNG.
     """
     model = build_model(roots, params=params, show_saved=show_saved, max_nodes=max_nodes,
-                        lang=lang)
+                        lang=drawing_language(lang))
     return to_graph_view(model, direction=direction, rankdir=rankdir, title=title,
                          show_data=show_data, show_grad=show_grad, legend=legend,
                          text=model_text(model))

@@ -21,7 +21,7 @@ from .display import png_size
 from .dot import FrameState, caption_width, to_graph_view
 from .graph import LEAF, GraphModel, build_model, grad_text, node_name
 from .text import model_text
-from .words import words
+from .words import drawing_language, words
 
 
 def _array(g):
@@ -149,7 +149,7 @@ def backward_steps(root, gradient=None, retain_graph: bool = False, params=None,
     the language of the captions and pictures (default: the course's language).
     """
     # before backward frees the saved tensors
-    model = build_model([root], params=params, lang=lang)
+    model = build_model([root], params=params, lang=drawing_language(lang))
     before = {}
     for node in model.nodes:
         if node.kind == LEAF and node.tensor is not None and node.tensor._grad is not None:

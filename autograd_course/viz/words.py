@@ -12,6 +12,7 @@ SC (Debian: ``fonts-noto-cjk``; conda-forge: ``font-ttf-noto-cjk``; see
 
 from __future__ import annotations
 
+from .. import fonts
 from ..i18n import LANGUAGES, get_language
 
 FONTS = {"en": "Helvetica", "zh": "Noto Sans CJK SC"}
@@ -104,6 +105,14 @@ def resolve(lang: str | None) -> str:
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {LANGUAGES}, not {lang!r}")
     return lang
+
+
+def drawing_language(lang: str | None) -> str:
+    """The language a drawing uses: ``resolve(lang)``, except that Chinese falls back to
+    English words when Graphviz has no font for Chinese (it would draw boxes); the package
+    says so once at import (``fonts.NO_FONT_NOTICE``)."""
+    lang = resolve(lang)
+    return "en" if lang == "zh" and not fonts.graphs_can_draw_chinese() else lang
 
 
 def words(lang: str | None = None) -> dict[str, str]:
