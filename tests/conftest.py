@@ -83,6 +83,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _font_notice_already_given():
+    """Without a Chinese font the package prints its notice once per process, at the first
+    switch to Chinese; tests that compare printed verdicts must not see it. The notice itself
+    is tested in fresh processes (test_fonts_fresh_machine.py)."""
+    fonts._noticed = True
+    yield
+
+
 def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
     longrepr = report.longrepr
     if isinstance(longrepr, tuple) and len(longrepr) == 3:  # (path, lineno, reason)

@@ -50,6 +50,7 @@ def _printed(path: Path) -> str:
     return "".join(o.get("text", "") for o in cell.outputs).strip()
 
 
+@pytest.mark.needs_cjk_font
 def test_nbconvert_and_nbval_run_zh_notebooks_in_chinese(tmp_path):
     notebooks = tmp_path / "notebooks"
     zh, zh_solution, en = (notebooks / "zh" / "t.ipynb", notebooks / "zh" / "solutions" / "t.ipynb",

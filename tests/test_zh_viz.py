@@ -90,6 +90,7 @@ def test_draw_graph_en_is_the_english_default():
         assert EN[key] in english, key
 
 
+@pytest.mark.needs_cjk_font  # without one, default drawings fall back to English words
 def test_the_setting_chooses_the_default(monkeypatch):
     a, b, q = _q_graph()
     zh = viz.draw_graph(q, lang="zh").source

@@ -108,10 +108,12 @@ def resolve(lang: str | None) -> str:
 
 
 def drawing_language(lang: str | None) -> str:
-    """The language a drawing uses: ``resolve(lang)``, except that Chinese falls back to
-    English words when Graphviz has no font for Chinese (it would draw boxes); the package
-    says so once at import (``fonts.NO_FONT_NOTICE``)."""
-    lang = resolve(lang)
+    """The language a drawing uses: ``lang`` when given; otherwise the course's language,
+    except that Chinese falls back to English words when Graphviz has no font for Chinese (it
+    would draw boxes; the package says so once, ``fonts.NO_FONT_NOTICE``)."""
+    if lang is not None:
+        return resolve(lang)
+    lang = resolve(None)
     return "en" if lang == "zh" and not fonts.graphs_can_draw_chinese() else lang
 
 
