@@ -111,7 +111,9 @@ def test_graph_text_and_fallback_in_chinese():
     y = (x * 3).sum()
     text = viz.graph_text(y, params={"x": x}, lang="zh")
     assert f"{ZH['constant']}  {ZH['scalar']}  {ZH['no_grad']}  = 3" in text
-    assert "AccumulateGrad  x  [2]  requires_grad" in text
+    assert f"AccumulateGrad  x  [2]  {ZH['requires_grad']}" in text
+    assert ZH["requires_grad"] == "需要梯度"
+    assert "requires_grad" not in text  # a leaf's state and a constant's are both Chinese words
     view = viz.draw_graph(y, lang="zh")
     assert view.lang == "zh" and view.copy().lang == "zh"
     assert view.fallback_text().endswith(ZH["install_hint"])
@@ -190,3 +192,15 @@ def test_fontconfig_has_every_chinese_glyph_the_graphs_draw():
     if sys.platform.startswith("linux"):  # macOS draws them in PingFang SC just as well
         assert viz_words.FONTS["zh"] in families, (
             f"{viz_words.FONTS['zh']} is not installed (found {sorted(families)[:5]})")
+
+
+def test_chinese_box_titles_keep_apart_from_the_line_below():
+    """Noto Sans CJK fills its line: a Chinese title gets a thin empty line under it; English
+    boxes are drawn as they always were."""
+    x = ag.tensor([1., 2.], requires_grad=True)
+    y = (x * 3).sum()
+    gap = '<br/><font point-size="4"> </font>'
+    zh, en = viz.draw_graph(y, lang="zh").source, viz.draw_graph(y, lang="en").source
+    assert f"<b>{ZH['constant']}</b>{gap}<br/>" in zh and f"<b>{ZH['output']}</b>{gap}<br/>" in zh
+    assert "<b>MulBackward0</b>>" in zh  # a title alone needs no gap
+    assert gap not in en and "<b>constant</b><br/>" in en

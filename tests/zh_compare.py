@@ -24,6 +24,9 @@ import re
 import tokenize
 from pathlib import Path
 
+from autograd_course.zh_terms import CJK as CJK_HAN
+from autograd_course.zh_terms import CJK_PUNCTUATION
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 ZH = NOTEBOOKS / "zh"
@@ -171,4 +174,62 @@ def markdown_without_cjk(notebook) -> list[int]:
             prose = pattern.sub(" ", prose)
         if _WORD.search(prose) and not CJK.search(prose):
             found.append(i)
+    return found
+
+
+# --- what the prose of the two editions must share --------------------------------------------
+_FENCED = re.compile(r"```.*?```", re.DOTALL)
+_SPAN = re.compile(r"(?<!`)`([^`]+?)`(?!`)", re.DOTALL)  # one backtick pair, may wrap a line
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+_ADDRESS = re.compile(r"https?://[^\s)>]+")
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]+?\$", re.DOTALL)
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?(?!\w)")
+
+
+def prose_facts(markdown: str, translated: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """The parts of a markdown cell a translation keeps as they are: its inline code spans
+    (``translated`` maps an English span to the span the Chinese edition writes instead, e.g.
+    what a checker prints), the targets of its links and bare addresses, and the numbers of its
+    prose (outside code and math) from 10 up or with a fraction: English spells the small ones
+    out ("three zeros") where Chinese writes digits ("三个 0")."""
+    text = _FENCED.sub(" ", markdown)
+    spans = {" ".join(s.split()) for s in _SPAN.findall(text)}
+    if translated:
+        spans = {translated.get(s, s) for s in spans}
+    text = _SPAN.sub(" ", text)
+    links = set(_LINK.findall(text)) | set(_ADDRESS.findall(text))
+    text = _ADDRESS.sub(" ", _LINK.sub(" ", text))
+    text = re.sub(r"<[^>]+>", " ", _MATH.sub(" ", text))
+    numbers = {n.replace(",", "") for n in _NUMBER.findall(text)}
+    numbers = {n for n in numbers if len(n) > 1}
+    return {"code": spans, "links": links, "numbers": numbers}
+
+
+def prose_drift(english, chinese, translated: dict[str, str] | None = None) -> list[str]:
+    """For each pair of markdown cells, what one edition's prose has and the other's lacks."""
+    problems = []
+    for i, (en, zh) in enumerate(zip(english["cells"], chinese["cells"])):
+        if en["cell_type"] != "markdown" or zh["cell_type"] != "markdown":
+            continue
+        a, b = prose_facts(_source(en), translated), prose_facts(_source(zh))
+        for kind in a:
+            if a[kind] != b[kind]:
+                problems.append(f"cell {i} {kind}: only English {sorted(a[kind] - b[kind])}, "
+                                f"only Chinese {sorted(b[kind] - a[kind])}")
+    return problems
+
+
+_CJK_CHAR = CJK_HAN + CJK_PUNCTUATION
+_CJK_BREAK = re.compile(f"[{_CJK_CHAR}][*_]*\n[ \t]*[*_]*[{_CJK_CHAR}]")
+
+
+def cjk_line_breaks(notebook) -> list[str]:
+    """Line breaks between two Chinese characters (or Chinese punctuation) in markdown cells,
+    outside fenced code: each renders as a stray space in the middle of a Chinese sentence."""
+    found = []
+    for i, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        for match in _CJK_BREAK.finditer(_FENCED.sub(" ", _source(cell))):
+            found.append(f"cell {i}: {match.group(0)!r}")
     return found

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -60,9 +61,9 @@ def check_div(function_cls: Any) -> None:
 def _backward_error_hint(err: RuntimeError, name: str) -> str | None:
     """A specific hint for the engine's errors about what ``backward`` returned."""
     text = str(err)
-    if "incorrect number of gradients" in text:
-        return msg("ch06.mul_constant.count", name=name,
-                   detail=text.split("(")[-1].rstrip(")"))
+    count = re.search(r"incorrect number of gradients \(expected (\d+), got (\d+)\)", text)
+    if count:
+        return msg("ch06.mul_constant.count", name=name, expected=count[1], got=count[2])
     if "forward input was not a Variable" in text or "expected Variable or None" in text:
         return msg("ch06.mul_constant.non_tensor", name=name)
     return None

@@ -281,7 +281,7 @@ MESSAGES: dict[str, str] = {
                           "grad_output",
     "ch06.div.none": "backward returned None for {name}, but {name} requires grad",
     "ch06.mul_constant.count": "{name}.backward must return one value per input of forward, in "
-                               "order ({detail})",
+                               "order (expected {expected}, got {got})",
     "ch06.mul_constant.non_tensor": "{name}.backward returned a gradient for an input that is "
                                     "not a tensor; return None in that place",
     "ch06.mul_constant.none": "backward returned None for the tensor, but it requires grad",

@@ -59,7 +59,7 @@ MESSAGES: dict[str, str] = {
     "ch00.names.number": "{expr}：名字末尾有一个数字，这里是 {digit}：{want}",
     "ch00.names.form": "{expr}：grad_fn 的名字由运算名加 'Backward' 再加一个数字组成，例如 "
                        "'AddBackward0'",
-    "ch00.names.last_op": "{expr}：grad_fn 记录的是产生结果的*最后一个*运算（你写的是 "
+    "ch00.names.last_op": "{expr}：grad_fn 记录的是产生结果的“最后一个”运算（你写的是 "
                           "{got!r}）",
     # --- 第 1 章 --------------------
     "ch01.slope.not_a_number": "斜率应该是一个数",
@@ -87,14 +87,14 @@ MESSAGES: dict[str, str] = {
     "ch01.leaves.grad_stays_none": "反向传播之后 {name}.grad 仍是 None：{why}",
     "ch01.value.not_a_value": "{what} 应该得到一个 Value（带有 .data 和 .grad），得到的却是 "
                               "{type}",
-    "ch01.mul.forward": "(2) * (-3) 得到的 data 是 {data:g}：前向计算应为 self.data * "
+    "ch01.mul.forward": "(2) * (-3) 得到的 data 是 {data:g}：正向计算应为 self.data * "
                         "other.data",
     "ch01.mul.children": "结果必须记住两个输入：Value(..., (self, other))",
     "ch01.mul.still_zero": "调用 out._backward() 之后两个梯度仍是 0：_backward 必须修改 "
                            "self.grad 和 other.grad",
     "ch01.mul.no_out_grad": "你漏掉了链式法则（chain rule）中的因子 out.grad：局部导数要乘以 "
                             "out.grad",
-    "ch01.mul.swapped": "弄反了：d(a·b)/da 是 b（*另一个*因子），所以 a.grad 得到的是 "
+    "ch01.mul.swapped": "弄反了：d(a·b)/da 是 b（“另一个”因子），所以 a.grad 得到的是 "
                         "other.data * out.grad",
     "ch01.mul.wrong": "当 a = 2、b = -3、out.grad = 2.5 时，a.grad 应为 -7.5，b.grad 应为 5，"
                       "你得到的是 {a_grad:g} 和 {b_grad:g}",
@@ -120,7 +120,7 @@ MESSAGES: dict[str, str] = {
                                     "应为 a = {a:g}，你得到的是 {a_grad:g} 和 {b_grad:g}",
     # --- 第 2 章 --------------------
     "ch02.jacobian.name": "你求出的 {f} 的雅可比矩阵（Jacobian）",
-    "ch02.jacobian.cumulative": "每一行都包含了它前面的各行：backward() 会把梯度*累加*到 x.grad "
+    "ch02.jacobian.cumulative": "每一行都包含了它前面的各行：backward() 会把梯度“累加”到 x.grad "
                                 "上，所以每算一行之前都要清空它（x.grad = None），或者改用 "
                                 "ag.autograd.grad",
     "ch02.jacobian.all_sum": "每一行都是所有行之和：你保存的是 x.grad 本身，而 backward() 一直在"
@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
                          "（每次一个 MulBackward0）",
     "ch03.loop.too_many": "节点数多了：只要 y.sum() < 100，循环就会继续翻倍；数一数翻倍了几次"
                           "（每次一个 MulBackward0）",
-    "ch03.hook.unchanged": "梯度原样通过了：钩子（hook）必须*返回*新的梯度（返回 None 表示保留"
+    "ch03.hook.unchanged": "梯度原样通过了：钩子（hook）必须“返回”新的梯度（返回 None 表示保留"
                            "原梯度）",
     "ch03.hook.one_way": "两个方向都要截断：小于 -1 的负梯度要变成 -1（grad.clamp(-1, 1)）",
     "ch03.hook.wrong": "x.grad 是 {got}，应为 {want}：返回 grad.clamp(-1, 1)",
@@ -188,7 +188,7 @@ MESSAGES: dict[str, str] = {
     # --- 第 4 章 --------------------
     "ch04.your_gradient": "你的梯度",
     "ch04.mse.your_gradient_is": "你的梯度{hint}",
-    "ch04.mse.times_n": "大了 {n} 倍：损失是 {n} 项的*平均*，所以要除以 n",
+    "ch04.mse.times_n": "大了 {n} 倍：损失是 {n} 项的“平均”，所以要除以 n",
     "ch04.mse.half": "只有期望值的一半：u² 的导数是 2u",
     "ch04.mse.no_sigmoid": "缺少 sigmoid 的导数 σ(z)(1 - σ(z))（经过 σ 的链式法则）",
     "ch04.mse.bce": "缺少 σ'(z)：你用的是 BCE 的梯度 (σ(z) - y)/n，但这里的损失是平方误差",
@@ -237,7 +237,7 @@ MESSAGES: dict[str, str] = {
     "ch05.freeze.not_frozen": "第 {i} 层没有被冻结：{what}仍然需要梯度（对它的每个参数都调用 "
                               "requires_grad_(False)）",
     "ch05.st.not_a_tensor": "clamp_st 应该返回一个张量，得到的却是 {type}",
-    "ch05.st.unclamped": "数值就是 x 本身：前向计算仍然要截断到 [0, 1]",
+    "ch05.st.unclamped": "数值就是 x 本身：正向计算仍然要截断到 [0, 1]",
     "ch05.st.values_name": "你的结果的数值",
     "ch05.st.no_requires_grad": "你的结果不需要梯度，所以没有梯度能传到 x：只有 clamp 的修正量"
                                 "应该 detach，而不是整个结果",
@@ -256,12 +256,12 @@ MESSAGES: dict[str, str] = {
     "ch06.sigmoid.alone": "你只返回了 dσ/dx；链式法则还要把它乘以 grad_output",
     "ch06.div.none": "backward 对 {name} 返回了 None，但 {name} 需要梯度",
     "ch06.mul_constant.count": "{name}.backward 必须按顺序为 forward 的每个输入各返回一个值"
-                               "（{detail}）",
+                               "（应返回 {expected} 个，实际返回了 {got} 个）",
     "ch06.mul_constant.non_tensor": "{name}.backward 为一个不是张量的输入返回了梯度；那个位置"
                                     "应返回 None",
     "ch06.mul_constant.none": "backward 对这个张量返回了 None，但它需要梯度",
     "ch06.mul_constant.identity": "这还是笔记里的 backward：它把 grad_output 原样传回，仿佛"
-                                  "前向计算是恒等映射；乘以一个常数会让导数变成什么？",
+                                  "正向计算是恒等映射；乘以一个常数会让导数变成什么？",
     "ch06.mul_constant.name": "你对这个张量的梯度",
     "ch06.softplus.forward_name": "forward 的输出",
     "ch06.softplus.saved_nothing": "forward 什么都没保存，backward 就没有东西可读：在 forward "

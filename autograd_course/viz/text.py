@@ -40,7 +40,7 @@ def _shape(node, w: dict) -> str:
 
 def _tensor_line(node, w: dict) -> str:
     if node.kind == LEAF:
-        return f"AccumulateGrad  {node.title}  {_shape(node, w)}  requires_grad"
+        return f"AccumulateGrad  {node.title}  {_shape(node, w)}  {w['requires_grad']}"
     parts = [node.title, _shape(node, w)]
     if node.kind == FROZEN:
         parts.append(w["no_grad"])

@@ -3,7 +3,9 @@
 ``draw_graph``, ``graph_text``, ``backward_steps`` and ``animate_backward`` take ``lang=``
 (``"en"`` or ``"zh"``; default: ``i18n.get_language()``, so a chapter under ``notebooks/zh/``
 draws Chinese with no code of its own). Names from the program itself stay as they are in
-every language: ``MulBackward0``, ``AccumulateGrad``, ``requires_grad``, ``.grad``, ``grad_fn``.
+every language: ``MulBackward0``, ``AccumulateGrad``, ``.grad``, ``grad_fn``; a tensor's state
+is a word of the language: a leaf "needs grad" (需要梯度, with ``requires_grad`` beside it in
+the legend), a constant has "no grad" (无梯度).
 
 Graphviz draws Chinese only with a font that has the glyphs: ``FONTS["zh"]`` is Noto Sans CJK
 SC (Debian: ``fonts-noto-cjk``; conda-forge: ``font-ttf-noto-cjk``; see
@@ -48,6 +50,7 @@ WORDS: dict[str, dict[str, str]] = {
         "used_as": "used as {shape}",
         # the text tree
         "no_grad": "no grad",
+        "requires_grad": "requires_grad",
         "shown_above": "(shown above)",
         # backward frames
         "step": "step {k} of {n}: {name}",
@@ -63,7 +66,7 @@ WORDS: dict[str, dict[str, str]] = {
     "zh": {
         "legend": "图例",
         "legend_output": "输出（根）",
-        "legend_leaf": "叶子节点，requires_grad",
+        "legend_leaf": "叶子节点，需要梯度（requires_grad）",
         "legend_frozen": "无梯度（输入、冻结参数、常量）",
         "legend_intermediate": "中间张量",
         "legend_saved": "保存的张量",
@@ -85,6 +88,7 @@ WORDS: dict[str, dict[str, str]] = {
         "output_of": "{name} 的输出",
         "used_as": "以形状 {shape} 参与运算",
         "no_grad": "无梯度",
+        "requires_grad": "需要梯度",
         "shown_above": "（见上文）",
         "step": "第 {k}/{n} 步：{name}",
         "adds": "{step} 把 {grads} 累加进 {name}.grad",

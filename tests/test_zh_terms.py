@@ -1,0 +1,179 @@
+"""The Chinese edition writes one word per concept, as its term table says
+(``autograd_course/zh_terms.py``), and its boilerplate one way.
+
+* no variant the table rules out in any zh chapter or solutions notebook (markdown, comments and
+  strings), in the checkers' Chinese messages or in the drawings' Chinese words — except a
+  note's own word in a row or sentence that names the note;
+* chapter 0's glossary lists every term, and the notes that use each note's word;
+* one review heading and first sentence, one solutions title and first paragraph, one way to
+  label an exercise, one header style for the key-term tables;
+* where the prose quotes what a checker prints, it quotes the Chinese catalogue exactly.
+
+The rules are also run on small texts, so that each can be seen to fail.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from zh_compare import NOTEBOOKS, chinese_course
+
+from autograd_course import zh_terms
+from autograd_course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
+from autograd_course.viz.words import WORDS
+from autograd_course.zh_terms import TERMS, variants_in
+
+nbformat = pytest.importorskip("nbformat")
+
+ZH = NOTEBOOKS / "zh"
+CHAPTERS = sorted(ZH.glob("[0-9][0-9]_*.ipynb"))
+SOLUTIONS = sorted((ZH / "solutions").glob("*.ipynb"))
+
+
+def _rel(path) -> str:
+    return path.relative_to(NOTEBOOKS).as_posix()
+
+
+def _read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def _markdown(path):
+    return [(i, c.source) for i, c in enumerate(_read(path).cells) if c.cell_type == "markdown"]
+
+
+# --- one word per concept -----------------------------------------------------------------------
+@pytest.mark.parametrize("path", chinese_course(), ids=_rel)
+def test_notebook_uses_the_term_table(path):
+    found = [f"cell {i}: {v}" for i, c in enumerate(_read(path).cells)
+             for v in variants_in(c.source)]
+    assert not found, f"{_rel(path)}:\n" + "\n".join(found)
+
+
+def test_checker_messages_and_drawings_use_the_term_table():
+    found = [f"{key}: {v}" for table in (MESSAGES_ZH, WORDS["zh"])
+             for key, text in table.items() for v in variants_in(text)]
+    assert not found, "\n".join(found)
+
+
+def test_chinese_messages_have_no_markdown():
+    """Checkers print plain text: *emphasis* would show its asterisks."""
+    marked = {k: v for k, v in MESSAGES_ZH.items() if re.search(r"(?<![\w*])\*[^*\s][^*]*\*", v)}
+    assert not marked, marked
+
+
+@pytest.mark.parametrize("text, variant", [
+    ("梯度下降的一步是*就地*修改参数", "就地"),
+    ("权重矩阵 `w` 和偏差 `b` 都需要梯度", "偏差"),
+    ("在等高线图上看清涅斯捷罗夫动量", "涅斯捷罗夫"),
+    ("| device | 设备 / 中央处理器 / 图形处理器 |", "中央处理器"),
+    ("本章把 note 000 的训练步搬到 GPU 上", "note 000"),
+    ("运行其下方检验该说法的代码单元。", "单元"),
+    ("运行下面的单元，看看会发生什么", "单元"),
+    ("两个检查函数在没有 GPU 的机器上都能工作", "检查函数"),
+    ("大多数反向传播需要前向传播中的张量", "前向"),
+])
+def test_the_rules_catch_each_variant(text, variant):
+    found = variants_in(text)
+    assert found and found[0].startswith(variant), found
+
+
+@pytest.mark.parametrize("text", [
+    "| 参数 / 权重 / 偏差 | 002 | parameters / weights / bias |",  # a note's key-term row
+    "权重矩阵 `w` 和偏置 `b`（笔记里叫“偏差”）都需要梯度",  # the note's word, named as such
+    "| 前向传播 / 后向传播 | 001 | forward pass / backward pass |",
+    "GPU 能同时运行成千上万个运算单元",  # compute units, not notebook cells
+    "原地修改、Nesterov 动量、笔记 000、单元格、检查器、偏置、视图、设备、CPU 与 GPU",
+])
+def test_the_rules_accept_the_table_and_the_notes_words(text):
+    assert variants_in(text) == []
+
+
+# --- the glossary ---------------------------------------------------------------------------
+def _glossary() -> str:
+    cells = [s for _, s in _markdown(ZH / "00_welcome.ipynb") if "## 术语表" in s]
+    assert len(cells) == 1, "chapter 0 has one glossary cell (## 术语表)"
+    return cells[0]
+
+
+def _items(row: str) -> set[str]:
+    """The words of a table row: "| a / b | c, d |" -> {"a", "b", "c", "d", "a / b", "c, d"}."""
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    return set(cells) | {w.strip() for c in cells for w in re.split(r"[,/]", c)}
+
+
+@pytest.mark.parametrize("term", [t for t in TERMS if t.glossary], ids=lambda t: t.en)
+def test_glossary_lists_the_term(term):
+    rows = [line for line in _glossary().splitlines() if line.startswith("|")]
+    assert any(term.en in _items(row) and term.zh in row for row in rows), (
+        f"no glossary row gives {term.en!r} as {term.zh!r}")
+    if term.note_word:
+        row = next((r for r in rows if re.match(rf"\|[^|]*{term.note_word}", r)), None)
+        assert row is not None, f"the glossary does not list the notes' word {term.note_word}"
+        words = [w.strip() for w in row.split("|")[1].split("/")]
+        notes = [n.strip() for n in row.split("|")[2].split("/")]
+        assert len(words) == len(notes), row
+        assert notes[words.index(term.note_word)] == term.in_notes, (
+            f"{term.note_word} is used by notes {term.in_notes}: {row}")
+
+
+# --- one way to write the boilerplate ----------------------------------------------------------
+@pytest.mark.parametrize("path", CHAPTERS, ids=_rel)
+def test_review_section_is_introduced_one_way(path):
+    reviews = [s for _, s in _markdown(path) if s.startswith("## 复习")]
+    assert len(reviews) == 1, f"{_rel(path)}: {len(reviews)} review sections"
+    heading, _, rest = reviews[0].partition("\n\n")
+    assert heading == zh_terms.REVIEW_HEADING
+    assert rest.split("\n\n")[0] == zh_terms.REVIEW_INTRO, rest[:200]
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=_rel)
+def test_solutions_title_and_first_paragraph(path):
+    title, _, rest = _read(path).cells[0].source.partition("\n\n")
+    m = zh_terms.SOLUTIONS_TITLE.match(title)
+    assert m and m.group(1) == path.name[1], title
+    m = zh_terms.SOLUTIONS_INTRO.fullmatch(rest.strip())
+    assert m and m.group(1) == path.name[:2], rest
+    assert "`正确`" in rest and MESSAGES_ZH["verdict.correct"] == "正确"
+
+
+@pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS, ids=_rel)
+def test_exercises_are_labelled_one_way(path):
+    bad = []
+    for i, source in _markdown(path):
+        for start in zh_terms.EXERCISE_START.finditer(source):
+            if not zh_terms.EXERCISE_LABEL.match(source, start.start()):
+                bad.append(f"cell {i}: {source[start.start():start.start() + 40]!r}")
+            elif "solutions" in path.parts and " — " in source[start.start():start.start() + 12]:
+                bad.append(f"cell {i}: a solution names the exercise by number only")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("path", [p for p in CHAPTERS if not p.name.startswith("00")], ids=_rel)
+def test_key_term_tables_have_one_header_style(path):
+    first = _read(path).cells[0].source
+    assert zh_terms.KEY_TERMS_TITLE + "\n" in first, "the key terms are titled **关键术语**"
+    lines = first.split(zh_terms.KEY_TERMS_TITLE, 1)[1].splitlines()
+    headers = [lines[k - 1] for k in range(1, len(lines)) if re.match(r"^\|(-+\|)+$", lines[k])]
+    assert headers, "no key-term table"
+    assert all(h in zh_terms.KEY_TERMS_HEADERS for h in headers), headers
+
+
+def test_the_rules_for_boilerplate_can_fail():
+    assert not zh_terms.SOLUTIONS_TITLE.match("# 解答 — 第 0 章：欢迎")
+    assert not zh_terms.SOLUTIONS_INTRO.fullmatch(
+        "`07_training.ipynb` 中练习的完整解答（note 000）。运行后，每个检查函数都应报告答案正确。")
+    assert not zh_terms.EXERCISE_LABEL.match("**练习 0.1.** 乘积贡献")
+    assert zh_terms.EXERCISE_LABEL.match("**练习 3.1。** 用一个列表当栈")
+    assert zh_terms.EXERCISE_LABEL.match("**练习 7.1 — Nesterov 动量。** 补全")
+    assert "| 笔记里的说法 | 出处 | English |" not in zh_terms.KEY_TERMS_HEADERS
+
+
+# --- what the checkers print, quoted --------------------------------------------------------
+def test_chapter_0_quotes_the_verdicts_the_checkers_print():
+    """Chapter 0 tells the reader the three verdicts; they must be the catalogue's words."""
+    intro = next(s for _, s in _markdown(ZH / "00_welcome.ipynb") if s.startswith("## 怎样使用"))
+    for key in zh_terms.VERDICTS.values():
+        quoted = MESSAGES_ZH[key].format(hint=zh_terms.HINT)
+        assert f"`{quoted}`" in intro, quoted
