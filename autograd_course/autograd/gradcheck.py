@@ -26,6 +26,9 @@ class GradcheckError(RuntimeError):
 
 
 def _as_tuple(x):
+    """Inputs may be one tensor, a tuple or a list (as in PyTorch)."""
+    if isinstance(x, list):
+        return tuple(x)
     return x if isinstance(x, tuple) else (x,)
 
 
@@ -90,8 +93,30 @@ def analytical_jacobian(func, inputs):
 
 
 def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
-              raise_exception: bool = True) -> bool:
-    """True when backward matches finite differences for every input that requires grad."""
+              raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
+              check_forward_ad: bool = False, check_backward_ad: bool = True,
+              fast_mode: bool = False, masked=None) -> bool:
+    """True when backward matches finite differences for every input that requires grad.
+
+    ``fast_mode=True`` compares one number per (input, output) instead of whole Jacobians:
+    vᵀ J u for random unit vectors u, v, numerically (a central difference along u) and
+    analytically (one backward pass with v). ``check_batched_grad=True`` also checks that
+    backward is linear in its incoming gradient, which is what lets PyTorch compute the
+    backward passes of a batch of incoming gradients at once. Forward-mode AD is not part of
+    this package: ``check_forward_ad`` must stay False. ``nondet_tol``,
+    ``check_undefined_grad``, ``check_grad_dtypes`` and ``masked`` are accepted.
+    """
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError(
+            "Expected at least one of check_forward_ad or check_backward_ad to be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError(
+            "Setting check_batched_grad=True requires check_backward_ad to be True")
+    if check_forward_ad or check_batched_forward_grad:
+        raise NotImplementedError("autograd_course has no forward-mode AD: call gradcheck "
+                                  "with check_forward_ad=False.")
     inputs = _as_tuple(inputs)
     checked = _tensor_inputs(inputs)
     if not checked:
@@ -108,6 +133,19 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                 UserWarning,
                 stacklevel=2,
             )
+    if not check_backward_ad:
+        return True
+    if fast_mode:
+        passed = _fast_check(func, inputs, eps, atol, rtol, raise_exception)
+    else:
+        passed = _slow_check(func, inputs, eps, atol, rtol, raise_exception)
+    if passed and check_batched_grad:
+        passed = _check_batched_grad(func, inputs, raise_exception)
+    return passed
+
+
+def _slow_check(func, inputs, eps, atol, rtol, raise_exception) -> bool:
+    checked = _tensor_inputs(inputs)
     numerical = numerical_jacobian(func, inputs, eps)
     analytical = analytical_jacobian(func, inputs)
     as_tensor = type(checked[0][1])._wrap  # PyTorch's message prints Jacobians as tensors
@@ -128,6 +166,92 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     return True
 
 
+def _unit_vector(rng, n: int, dtype) -> np.ndarray:
+    vector = rng.random(n)
+    norm = np.linalg.norm(vector)
+    return (vector / norm if norm else vector).astype(dtype)
+
+
+def _fast_check(func, inputs, eps, atol, rtol, raise_exception) -> bool:
+    """Compare vᵀ J u, numerical and analytical, for each (input, output) pair."""
+    rng = np.random.default_rng(0)
+    checked = [t for _, t in _tensor_inputs(inputs)]
+    outs = _outputs(func, inputs)
+    us = [_unit_vector(rng, t.numel(), t._data.dtype) for t in checked]
+    vs = [_unit_vector(rng, o.numel(), o._data.dtype) for o in outs]
+    as_tensor = type(checked[0])._wrap
+    for k, (x, u) in enumerate(zip(checked, us)):
+        along_u = _directional_derivative(func, inputs, x, u, eps)
+        for j, (out, v, d) in enumerate(zip(outs, vs, along_u)):
+            numerical = np.asarray(v.astype(np.float64) @ d, dtype=x._data.dtype)
+            if not out.requires_grad:
+                if np.any(d != 0):
+                    return _fail("Numerical gradient for function expected to be zero",
+                                 raise_exception)
+                continue
+            g = grad(out, [x], out._new(out._xp.asarray(v.reshape(out.shape))),
+                     retain_graph=True, allow_unused=True)[0]
+            analytical = np.asarray(0.0 if g is None else _host(g._data) @ u,
+                                    dtype=x._data.dtype)
+            adjusted_atol = atol * float(u.sum()) * float(v.sum())
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=adjusted_atol):
+                num = np.asarray(numerical_jacobian(func, inputs, eps)[k][j])
+                ana = np.asarray(analytical_jacobian(func, inputs)[k][j])
+                return _fail(
+                    f"Jacobian mismatch for output {j} with respect to input {k},\n"
+                    f"numerical:{float(numerical)!r}\nanalytical:{float(analytical)!r}\n"
+                    "\nThe above quantities relating the numerical and analytical jacobians are "
+                    "computed \nin fast mode. See: https://github.com/pytorch/pytorch/issues/"
+                    "53876 for more background \nabout fast mode. Below, we recompute numerical "
+                    "and analytical jacobians in slow mode:\n\n"
+                    f"Numerical:\n {as_tensor(num)!r}\nAnalytical:\n{as_tensor(ana)!r}\n\n"
+                    "The max per-element difference (slow mode) is: "
+                    f"{float(np.abs(num - ana).max())!r}.\n",
+                    raise_exception)
+    return True
+
+
+def _directional_derivative(func, inputs, x, u, eps) -> list:
+    """(f(x + eps·u) - f(x - eps·u)) / (2 eps) for each output, flattened, in float64."""
+    data = x._data
+    original = data.copy()
+    step = (eps * u).reshape(data.shape)
+    data[...] = original + step
+    plus = [_host(o._data) for o in _outputs(func, inputs)]
+    data[...] = original - step
+    minus = [_host(o._data) for o in _outputs(func, inputs)]
+    data[...] = original
+    return [(p - m) / (2 * eps) for p, m in zip(plus, minus)]
+
+
+FAILED_BATCHED_GRAD_MSG = (
+    "gradcheck or gradgradcheck failed while testing batched gradient computation.")
+
+
+def _check_batched_grad(func, inputs, raise_exception) -> bool:
+    """Backward passes for a batch of incoming gradients, here one at a time.
+
+    PyTorch runs them at once (``vmap`` over backward) and compares with one pass per
+    incoming gradient; what can fail is a backward that does not run per sample. Here each
+    pass runs on its own, so the check is that two backward passes with random incoming
+    gradients run and give a gradient of the input's shape for every input.
+    """
+    rng = np.random.default_rng(1)
+    wrt = [t for _, t in _tensor_inputs(inputs)]
+    for out in _outputs(func, inputs):
+        if not out.requires_grad:
+            continue
+        for _ in range(2):
+            g = rng.standard_normal(out.shape).astype(out._data.dtype)
+            try:
+                grad(out, wrt, out._new(out._xp.asarray(g)), retain_graph=True,
+                     allow_unused=True)
+            except RuntimeError as ex:
+                return _fail(f"While computing batched gradients, got: {ex}\n\n"
+                             f"{FAILED_BATCHED_GRAD_MSG}", raise_exception)
+    return True
+
+
 def _fail(message: str, raise_exception: bool) -> bool:
     if raise_exception:
         raise GradcheckError(message)
@@ -135,7 +259,12 @@ def _fail(message: str, raise_exception: bool) -> bool:
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: float = 1e-5,
-                  rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+                  rtol: float = 1e-3, gen_non_contig_grad_outputs: bool = False,
+                  raise_exception: bool = True, nondet_tol: float = 0.0,
+                  check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+                  check_batched_grad: bool = False, check_fwd_over_rev: bool = False,
+                  check_rev_over_rev: bool = True, fast_mode: bool = False,
+                  masked: bool = False) -> bool:
     """Check second derivatives: gradcheck the function that returns the first gradients.
 
     ``grad_outputs`` default to random tensors (requiring grad), so the check also covers how
@@ -159,5 +288,15 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
         grads = grad(outputs, wrt, gos, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError(
+            "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
+    if check_undefined_grad and not check_rev_over_rev:
+        raise AssertionError(
+            "Setting check_undefined_grad=True requires check_rev_over_rev to be True")
+    if check_batched_grad and not check_rev_over_rev:
+        raise AssertionError(
+            "Setting check_batched_grad=True requires check_rev_over_rev to be True")
     return gradcheck(first_gradients, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+                     raise_exception=raise_exception, check_batched_grad=check_batched_grad,
+                     check_forward_ad=check_fwd_over_rev, fast_mode=fast_mode)
