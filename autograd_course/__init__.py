@@ -5,6 +5,8 @@
 PyTorch prints (including the ``torch.`` in ``torch.float32``), so outputs can be compared.
 """
 
+import math
+
 from . import (
     accelerator,
     autograd,
@@ -63,6 +65,16 @@ from .dtypes import (
     short,
     uint8,
 )
+from .legacy import (
+    BoolTensor,
+    ByteTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out
 from .random import initial_seed, seed
@@ -70,6 +82,8 @@ from .serialization import load, save
 from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
+
+inf, nan, pi, e = math.inf, math.nan, math.pi, math.e  # torch.inf, torch.pi... (Python floats)
 
 i18n.apply_fonts()  # a Chinese chapter's plots get a CJK font (matplotlib, when installed)
 

@@ -128,6 +128,21 @@ class TensorIdioms:
         out._device = dev
         return out.requires_grad_() if requires_grad else out
 
+    def new(self, *args, device=None):
+        """Old code's constructor: ``x.new(2, 3)`` (uninitialized in PyTorch, zeros here),
+        ``x.new([1, 2])`` (data), ``x.new()`` (empty), ``x.new(t)`` (``t``'s memory), all in
+        this tensor's dtype and on its device. New code writes ``x.new_zeros``/``new_tensor``."""
+        if not args:
+            return self.new_empty(0, device=device)
+        if len(args) == 1 and hasattr(args[0], "_data"):
+            if args[0].dtype is not self.dtype:
+                raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
+            return args[0].detach()
+        if len(args) == 1 and not isinstance(args[0], (int, np.integer, tuple)) or (
+                len(args) == 1 and type(args[0]) is tuple):
+            return self.new_tensor(args[0], device=device)
+        return self.new_empty(*args, device=device)
+
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         if hasattr(data, "_data"):  # a tensor: its values, copied
             data = _backend.to_numpy(data._data)
