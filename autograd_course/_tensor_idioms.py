@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend, dtypes, ops
-from .ops import inplace, masking, rounding
+from .ops import inplace, masking, rounding, strided
 from .ops._util import normalize_dim
 from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
@@ -66,6 +66,9 @@ class TensorIdioms:
 
     def index_put(self, indices, values, accumulate=False):
         return masking.index_put_(self.clone(), indices, values, accumulate)
+
+    def as_strided(self, size, stride, storage_offset=None):
+        return strided.as_strided(self, size, stride, storage_offset)
 
     def nonzero(self, *, as_tuple=False):
         return masking.nonzero(self, as_tuple=as_tuple)
