@@ -128,7 +128,7 @@ class _MissingBase:
 # ---------------------------------------------------------------------------------------------
 # the shim: torch.X -> autograd_course.X
 def _no_op(*args, **kwargs):
-    return None
+    return contextlib.nullcontext()  # called, or used as a context manager
 
 
 # PyTorch internals that only PyTorch's own test set-up calls (not features a learner uses):
@@ -144,10 +144,21 @@ class ShimModule(types.ModuleType):
         self.__dict__["_target"] = target
         self.__dict__["__path__"] = []  # a package: submodules can be imported
 
+    def __setattr__(self, name, value):
+        """Importing ``torch.autograd.gradcheck`` must not hide the function of that name
+        (in PyTorch, and here, ``autograd.gradcheck`` is the function, not the module)."""
+        target = self.__dict__["_target"]
+        if isinstance(value, ShimModule) and target is not None and not isinstance(
+                getattr(target, name, value), types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
     def __getattr__(self, attr):
         target = self.__dict__["_target"]
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
+        if attr == "torch":  # PyTorch's modules import torch: torch.autograd.torch is torch
+            return sys.modules["torch"]
         if target is not None and hasattr(target, attr):
             value = getattr(target, attr)
             if isinstance(value, types.ModuleType) and value.__name__.startswith(
@@ -472,7 +483,18 @@ def install_harness(shim: bool) -> None:
 
 @contextlib.contextmanager
 def _warn_always(enabled=True):
-    yield
+    """PyTorch's warnings that it gives once, given every time (where torch can do that)."""
+    torch = _torch()
+    if isinstance(getattr(torch, "set_warn_always", None), Missing) or not hasattr(
+            torch, "set_warn_always"):
+        yield
+        return
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(enabled)
+    try:
+        yield
+    finally:
+        torch.set_warn_always(before)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,7 +553,7 @@ def run_side(path: str, side: str, pattern: str | None, timeout: int) -> dict:
         exec(compile(source, path, "exec"), module.__dict__)
     finally:
         _importing[0] = False
-    cls = getattr(module, CLASS)
+    cls = instantiate_parametrized_tests(getattr(module, CLASS))  # the file does it at its end
     names = sorted(n for n in dir(cls) if n.startswith("test") and callable(getattr(cls, n)))
     results = {}
     signal.signal(signal.SIGALRM, _alarm)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 from functions import mul_constant, square
 
@@ -137,3 +138,82 @@ def test_forward_mode_checks_are_refused_clearly():
     x = ag.tensor([1., 2.], dtype=ag.float64, requires_grad=True)
     with pytest.raises(NotImplementedError, match="no forward-mode AD"):
         ag.autograd.gradcheck(lambda t: t * 2, [x], check_forward_ad=True)
+
+
+def nondeterministic(lib):
+    """An identity whose backward multiplies by (1 + jitter·noise): not reentrant."""
+
+    class NonDet(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, jitter=0.0):
+            ctx.jitter = jitter
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            noise = lib.rand_like(grad)
+            return NonDet.apply(grad, ctx.jitter) * (1 + noise * ctx.jitter), None
+
+    return NonDet
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_backward_that_is_not_reentrant_is_caught_like_torch(torch_oracle, fast_mode):
+    """Backward runs twice with the same incoming gradient; answers further apart than
+    ``nondet_tol`` are PyTorch's 'Backward is not reentrant' error, for gradgradcheck too."""
+    def run(lib):
+        NonDet = nondeterministic(lib)
+        x = lib.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=lib.float64, requires_grad=True)
+        checks = [
+            (lib.autograd.gradcheck, 0.0, {}), (lib.autograd.gradcheck, 1e-6, {}),
+            (lib.autograd.gradgradcheck, 1e-12, {}),
+            (lib.autograd.gradcheck, 1e-6, {"nondet_tol": 1e-5}),
+            (lib.autograd.gradgradcheck, 1e-12, {"nondet_tol": 1e-5}),
+        ]
+        return [verdict(check, lambda t, j=jitter: NonDet.apply(t, j), x,
+                        check_batched_grad=False, fast_mode=fast_mode, **kw)
+                for check, jitter, kw in checks]
+
+    assert run(ag) == run(torch_oracle)
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_outputs_that_change_shape_or_dtype_when_perturbed(torch_oracle, fast_mode):
+    def run(lib):
+        a = lib.ones(1, dtype=lib.float64, requires_grad=True)
+
+        def shape(x):
+            return lib.cat([x, x]) if bool((x >= 1).all()) else x
+
+        def dtype(x):
+            return x.to(lib.float32) if bool((x >= 1).all()) else x
+
+        return [verdict(lib.autograd.gradcheck, f, (a,), fast_mode=fast_mode)
+                for f in (shape, dtype)]
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_deprecated_jacobian_helpers_like_torch(torch_oracle):
+    def run(lib):
+        from importlib import import_module
+
+        module = import_module(f"{lib.__name__}.autograd.gradcheck")
+        a = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=lib.float64, requires_grad=True)
+        b = lib.tensor([[0.5, 0.0], [1.0, -1.0]], dtype=lib.float64, requires_grad=True)
+        with pytest.warns(FutureWarning, match="was part of PyTorch's private API"):
+            numerical = module.get_numerical_jacobian(
+                lambda t: (2 * t[0] + t[1], t[0] + 2 * t[1]), (a, b), eps=1e-6)
+        with pytest.warns(FutureWarning, match="was part of PyTorch's private API"):
+            jacobians, reentrant, sizes_ok, types_ok = module.get_analytical_jacobian(
+                (a, b), 2 * a + b * b)
+        refused = verdict(module.get_numerical_jacobian, lambda t: t[0], (a,), grad_out=2.0)
+        return [[n.tolist() for n in numerical], [j.tolist() for j in jacobians], reentrant,
+                sizes_ok, types_ok, refused]
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours[2:] == theirs[2:]
+    for mine, torchs in zip(ours[:2], theirs[:2]):
+        assert len(mine) == len(torchs)
+        for m, t in zip(mine, torchs):
+            assert np.allclose(m, t, atol=1e-6)
