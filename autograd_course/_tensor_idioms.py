@@ -8,9 +8,12 @@ the element-wise ops (``x.relu_()``, ``x.exp_()``, ``x.pow_(2)``)...
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import _backend, dtypes, ops
+from .autograd.variable import VOLATILE
 from .ops import inplace, masking, rounding, strided
 from .ops._util import normalize_dim
 from .ops.inplace import apply_inplace, check_inplace
@@ -130,6 +133,17 @@ class TensorIdioms:
         out = self._new(array)
         out._device = dev
         return out.requires_grad_() if requires_grad else out
+
+    @property
+    def volatile(self) -> bool:
+        """Old code's flag (before ``no_grad`` existed): always False now, with a warning."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
+                      stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        warnings.warn(VOLATILE, UserWarning, stacklevel=2)
 
     def new(self, *args, device=None):
         """Old code's constructor: ``x.new(2, 3)`` (uninitialized in PyTorch, zeros here),

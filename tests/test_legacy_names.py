@@ -95,3 +95,16 @@ def test_constants_and_is_complex():
                 m.ones(1).long().is_complex(), -m.inf < 0]
 
     assert_like_torch(run)
+
+
+def test_volatile_attribute_warns_and_is_false():
+    def read(m):
+        return m.randn(3).volatile
+
+    def write(m):
+        t = m.randn(3)
+        t.volatile = True
+        return t.requires_grad
+
+    assert_like_torch(read, warns=True)
+    assert_like_torch(write, warns=True)
