@@ -64,6 +64,9 @@ class TensorConversions:
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
 
+    def is_complex(self) -> bool:
+        return self._data.dtype.kind == "c"
+
     @property
     def device(self) -> _backend.device:
         return self._device

@@ -5,9 +5,10 @@ from .function import BackwardNode, Function, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import AccumulateGrad, Node
+from .variable import Variable
 
 __all__ = [
     "AccumulateGrad", "BackwardNode", "Function", "GradcheckError", "Node", "backward",
     "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode", "is_grad_enabled",
-    "no_grad", "once_differentiable", "set_grad_enabled", "trace",
+    "no_grad", "once_differentiable", "set_grad_enabled", "trace", "Variable",
 ]
