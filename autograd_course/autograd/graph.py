@@ -18,6 +18,7 @@ from typing import NamedTuple
 from .. import _messages
 from ..tensor_base import RemovableHandle
 from . import grad_mode, hooks
+from .saved_tensor_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph has them too)
 
 _sequence_nrs = itertools.count()
 
