@@ -23,7 +23,7 @@ import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import grad_mode, hooks
+from . import anomaly, grad_mode, hooks
 from .graph import Node, gradient_edge
 from .hooks import trace  # noqa: F401  (ag.autograd.trace: a callback after every node)
 from .ready_queue import ReadyQueue
@@ -164,35 +164,42 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
     ready.push(root)
     task = hooks.GraphTask(dependencies, wanted)  # what a hook may ask about this pass
     with grad_mode.set_grad_enabled(create_graph), task:  # record backward formulas if asked
-        while ready:
-            node = ready.pop()
-            grads = buffers.pop(node, None)  # None: no gradient reached this node
-            if grads is not None:
-                grads = node.call_pre_hooks(grads)
-                if targets is not None:
-                    for nr, g in enumerate(grads):
-                        if (node, nr) in targets:
-                            caught[(node, nr)] = g
-            if to_run is not None and node not in to_run:
-                continue
-            if grads is None:
-                grad_inputs = [None] * len(node.next_functions)  # none flows on from it
-            else:
-                grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
-                grad_inputs = node.apply(grads)
-                if node is not root:  # the root is where the run starts, not a graph node
-                    grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
-            if not retain_graph:
-                node.release_saved_tensors()
-            for i, g in enumerate(grad_inputs):  # down each edge of next_functions
-                child, nr = node.next_functions[i]
-                if child is None:
+        try:
+            while ready:
+                node = ready.pop()
+                grads = buffers.pop(node, None)  # None: no gradient reached this node
+                if grads is not None:
+                    grads = node.call_pre_hooks(grads)
+                    if targets is not None:
+                        for nr, g in enumerate(grads):
+                            if (node, nr) in targets:
+                                caught[(node, nr)] = g
+                if to_run is not None and node not in to_run:
                     continue
-                dependencies[child] -= 1
-                if wanted is None or child in wanted:
-                    _add_to_buffer(buffers, child, nr, g)
-                    if dependencies[child] == 0:
-                        ready.push(child)
+                if grads is None:
+                    grad_inputs = [None] * len(node.next_functions)  # none flows on from it
+                else:
+                    grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
+                    grad_inputs = node.apply(grads)
+                    if node is not root:  # the root is where the run starts, not a graph node
+                        grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
+                    if anomaly.state.enabled and anomaly.state.check_nan:
+                        anomaly.check_nan(node, grad_inputs)
+                if not retain_graph:
+                    node.release_saved_tensors()
+                for i, g in enumerate(grad_inputs):  # down each edge of next_functions
+                    child, nr = node.next_functions[i]
+                    if child is None:
+                        continue
+                    dependencies[child] -= 1
+                    if wanted is None or child in wanted:
+                        _add_to_buffer(buffers, child, nr, g)
+                        if dependencies[child] == 0:
+                            ready.push(child)
+        except Exception:
+            if anomaly.state.enabled:  # warn with the forward stack that made the node
+                anomaly.report(node)
+            raise
     return caught
 
 

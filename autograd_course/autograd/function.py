@@ -18,7 +18,7 @@ import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import backward_result, grad_mode, views
+from . import anomaly, backward_result, grad_mode, views
 from .graph import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor
 
@@ -211,6 +211,8 @@ class Function:
             record = True in ctx.needs_input_grad
             if record:
                 ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
+                if anomaly.state.enabled:
+                    anomaly.store_traceback(ctx)  # where in the forward pass it was made
             grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
             try:
                 outputs = cls.forward(ctx, *args)
