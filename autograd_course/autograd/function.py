@@ -173,10 +173,12 @@ class Function:
         # built-ins print like PyTorch's C++ nodes; a learner's MulConstant: MulConstantBackward
         builtin = cls.node_name is not None
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
-        cls._backward_cls = type(name, (BackwardNode,), {
-            "_forward_cls": cls, "_builtin": builtin,
-            "__module__": "builtins" if builtin else cls.__module__, "__qualname__": name,
-        })
+        namespace = {"_forward_cls": cls, "_builtin": builtin, "__qualname__": name,
+                     "__module__": "builtins" if builtin else cls.__module__}
+        if builtin:  # PyTorch's C++ nodes can be called: y.grad_fn(grad)
+            namespace["__call__"] = _call_node
+        cls._backward_cls = type(name, (BackwardNode,), namespace)
+        cls._setup_apart = cls.setup_context is not Function.setup_context
 
     def __init__(self, *args, **kwargs) -> None:
         warnings.warn(_messages.INSTANTIATED.format(cls=type(self)), DeprecationWarning,
@@ -193,12 +195,29 @@ class Function:
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(_messages.NO_BACKWARD)
 
+    @staticmethod
+    def setup_context(ctx, inputs: tuple, output):
+        """Optional: fill ``ctx`` here, with a ``forward(*inputs)`` that takes no ctx."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @classmethod
+    def _forward(cls, ctx, args: tuple):
+        if not cls._setup_apart:
+            return cls.forward(ctx, *args)
+        outputs = cls.forward(*args)
+        cls.setup_context(ctx, args, outputs)
+        return outputs
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` with grad mode off; record the call when an input requires grad.
         Keywords are bound to ``forward``'s parameters: ``F.apply(x, k=2)`` is ``F.apply(x, 2)``.
         """
-        if kwargs:
+        if cls._setup_apart:  # as PyTorch: bound to forward's parameters, defaults filled in
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
+        elif kwargs:
             args = _bind_keywords(cls.forward, args, kwargs)
         ctx = cls._backward_cls()
         needs_input_grad = []
@@ -206,7 +225,7 @@ class Function:
             needs_input_grad.append(isinstance(a, TensorBase) and a._requires_grad)
         ctx.needs_input_grad = tuple(needs_input_grad)
         if not grad_mode.state.enabled:  # under no_grad, and in the engine's backward formulas
-            outputs = cls.forward(ctx, *args)  # nothing is recorded
+            outputs = cls._forward(ctx, args)  # nothing is recorded
         else:
             record = True in ctx.needs_input_grad
             if record:
@@ -215,7 +234,7 @@ class Function:
                     anomaly.store_traceback(ctx)  # where in the forward pass it was made
             grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
             try:
-                outputs = cls.forward(ctx, *args)
+                outputs = cls._forward(ctx, args)
             finally:
                 grad_mode.state.enabled = True
             if record:
@@ -225,6 +244,13 @@ class Function:
                 if isinstance(out, TensorBase):
                     out._inference = True
         return outputs
+
+
+def _call_node(node, *grads):
+    """``node(*grads)``: run a built-in node's backward as the engine would (recorded when
+    grad mode is on); one gradient per input, or the only one."""
+    result = node.apply(list(grads))
+    return result[0] if len(result) == 1 else tuple(result)
 
 
 def _bind_keywords(forward, args: tuple, kwargs: dict) -> tuple:
