@@ -179,6 +179,7 @@ class GradientEdge(NamedTuple):
 
     node: Node
     output_nr: int
+    ownership_token: object = None
 
 
 def get_gradient_edge(tensor) -> GradientEdge:
