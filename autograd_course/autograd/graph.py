@@ -34,6 +34,7 @@ class Node:
     next_functions: tuple = ()  # ((node, input_nr), ...): one pair per tensor input
     output_info: tuple = (None,)  # one entry per output: its (shape, dtype)
     sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)
+    _builtin = True  # a library node (the node of a learner's Function is not)
     # the hooks (hooks.py): each a list once one is registered
     _tensor_hooks: list | None = None  # [(output_nr, hook), ...]: on the outputs' grads
     _pre_hooks: list | None = None  # [(hook,), ...]: register_prehook
@@ -101,10 +102,10 @@ class Node:
             for output_nr, ref in self.retained.items():
                 tensor, grad = ref(), grads[output_nr]
                 if tensor is not None and grad is not None:
-                    if tensor._grad is None:
-                        tensor._grad = grad.detach().clone()
+                    if tensor._grad is None:  # under create_graph: a recorded clone, as PyTorch
+                        tensor._grad = grad.clone()
                     else:
-                        tensor._grad = tensor._grad + grad.detach()
+                        tensor._grad = tensor._grad + grad
         return grads
 
     def release_saved_tensors(self) -> None:
@@ -137,6 +138,8 @@ class AccumulateGrad(Node):
         otherwise the sum is made in place and ``.grad`` stays the same tensor.
         """
         leaf, grad = self.variable, grads[0]
+        if not leaf._requires_grad:  # detached in place since: nothing to store (as PyTorch)
+            return ()
         if leaf._grad is None:
             if grad_mode.is_grad_enabled():  # record the copy, as PyTorch's CopyBackwards
                 leaf._grad = grad.new_empty(grad.shape).copy_(grad)
