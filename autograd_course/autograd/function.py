@@ -251,7 +251,8 @@ class Function:
                 grad_mode.state.enabled = True
             if record:
                 return ctx.record(args, outputs)
-        outputs = ctx.unrecorded(args, outputs)
+        if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)
+            outputs = ctx.unrecorded(args, outputs)
         if grad_mode.state.inference:
             for out in outputs if isinstance(outputs, tuple) else (outputs,):
                 if isinstance(out, TensorBase):
