@@ -287,3 +287,18 @@ def test_the_step_through_watches_backward_with_public_node_hooks():
     assert seen == ["mine"] and len(frames) == 5
     assert len(total.grad_fn._post_hooks) == 1  # only the learner's is left
     assert [f.node_name for f in frames][:3] == ["SumBackward0", "AddBackward0", "MulBackward0"]
+
+
+@pytest.mark.parametrize("inputs", ["leaf", "non-leaf", "leaf input"])
+def test_multi_grad_hook_under_grad(inputs):
+    def case(m):
+        a = m.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 2
+        c = b * 3
+        log = []
+        watched = (a, b) if inputs == "leaf" else (b, c)
+        m.autograd.graph.register_multi_grad_hook(watched, lambda g: log.append(_values(g)))
+        grads = m.autograd.grad(c.sum(), a if inputs == "leaf input" else b)
+        return [log, grads]
+
+    assert_like_torch(case)
