@@ -302,3 +302,22 @@ def test_multi_grad_hook_under_grad(inputs):
         return [log, grads]
 
     assert_like_torch(case)
+
+
+def test_a_prehook_cannot_invent_a_gradient_for_an_output_that_got_none():
+    def case(m):
+        class Two(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                return g1 * 2 + g2 * 3
+
+        a = m.tensor([1.0, 2.0], requires_grad=True)
+        y1, y2 = Two.apply(a)
+        y1.grad_fn.register_prehook(lambda go: (go[0], m.ones(2)))
+        y1.sum().backward()
+
+    assert_like_torch(case)
