@@ -118,11 +118,11 @@ def test_hook_results_are_checked_as_pytorch_checks_them(kind, result):
     assert_like_torch(_misuse(kind, result))
 
 
-def test_a_post_hook_cannot_invent_a_gradient_where_there_was_none():
+def test_a_post_hook_on_a_node_with_an_input_that_needs_no_grad():
     def case(m):
         a = m.tensor([1.0, 2.0], requires_grad=True)
         b = m.tensor([3.0, 4.0])
-        c = m.stack([a, b])  # hmm: only a requires grad
+        c = m.stack([a, b])  # only a requires grad
         c.grad_fn.register_hook(lambda gi, go: tuple(m.ones(2) for _ in gi))
         c.sum().backward()
         return a.grad
