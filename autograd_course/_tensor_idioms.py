@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend, dtypes, ops
+from ._tensor_more import TensorMoreOps
 from .ops import inplace, masking, rounding
 from .ops._util import normalize_dim
 from .ops.inplace import apply_inplace, check_inplace
@@ -29,7 +30,7 @@ def _written_in_place(name: str):
     return method
 
 
-class TensorIdioms:
+class TensorIdioms(TensorMoreOps):
     __slots__ = ()
 
     # --- element-wise ops written into the tensor itself: x.exp_(), x.relu_()... -----------

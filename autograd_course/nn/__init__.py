@@ -9,6 +9,15 @@ from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, S
 from .containers import Identity, ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
+from .embedding_norm import (
+    Embedding,
+    GroupNorm,
+    LayerNorm,
+    ModuleDict,
+    ParameterList,
+    Softplus,
+    Unflatten,
+)
 from .linear import Flatten, Linear
 from .loss import (
     BCELoss,
@@ -32,4 +41,6 @@ __all__ = [
     "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax",
     "MSELoss", "MaxPool2d", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU",
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
+    "Embedding", "GroupNorm", "LayerNorm", "ModuleDict", "ParameterList", "Softplus",
+    "Unflatten",
 ]
