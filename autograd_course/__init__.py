@@ -64,7 +64,7 @@ from .dtypes import (
 )
 from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out
-from .random import initial_seed, seed
+from .random import Generator, initial_seed, seed
 from .serialization import load, save
 from .tensor import Size, Tensor
 
