@@ -311,3 +311,30 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors_match_pytorch(name):
     assert_like_torch(ERRORS[name])
+
+
+INPLACE = {
+    "split_piece_in_place": lambda m: m.randn(4, requires_grad=True).clone().split(2)[0].mul_(2),
+    "unbind_piece_in_place": lambda m: m.randn(4, requires_grad=True).clone().unbind()[1].add_(1),
+    "chunk_piece_in_place": lambda m: m.randn(4, requires_grad=True).clone().chunk(2)[1].zero_(),
+    "split_piece_no_grad": lambda m: m.zeros(4).split(2)[1].add_(1) and None,
+}
+
+
+def _diagonal_written_in_place(m):
+    x = m.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    d = x.clone().view(2, 2).diagonal()
+    d.mul_(3)
+    d.sum().backward()
+    return [d, x.grad]
+
+
+INPLACE["diagonal_view_in_place"] = _diagonal_written_in_place
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE))
+def test_writes_into_views_like_pytorch(name):
+    """The pieces of split/unbind/chunk are views made together: PyTorch refuses to write into
+    one in place while recording; a diagonal is a single view, and writes through it are
+    differentiated."""
+    assert_like_torch(INPLACE[name])

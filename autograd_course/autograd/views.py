@@ -31,6 +31,12 @@ NO_GRAD_VIEW = (
     "be tracked)."
 )
 
+MULTI_OUTPUT_VIEW = (
+    "Output {nr} of {op} is a view and is being modified inplace. This view is the output of a "
+    "function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one."
+)
+
 
 def geometry(tensor, base) -> tuple:
     """``(shape, strides, offset)`` of ``tensor`` in ``base``'s memory, in elements."""
@@ -139,6 +145,10 @@ def check_rebase(tensor, fn: Node | None = None) -> None:
         raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
     if grad_mode.is_grad_enabled() and made_in_no_grad(tensor):
         raise RuntimeError(NO_GRAD_VIEW)
+    made_by = tensor.grad_fn  # one of several views made together (split, unbind, chunk)
+    if grad_mode.is_grad_enabled() and made_by is not None and len(made_by.output_info) > 1:
+        raise RuntimeError(MULTI_OUTPUT_VIEW.format(nr=tensor._output_nr,
+                                                    op=made_by.name().replace("Backward0", "")))
     if fn is not None and fn.next_functions[:1] != (gradient_edge(tensor),):
         raise RuntimeError(f"autograd_course cannot record this in-place operation on a view: "
                            f"{fn.name()} does not take the view as its first input")

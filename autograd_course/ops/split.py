@@ -53,7 +53,7 @@ class Unbind(Function):
     def forward(ctx, x, dim):
         ctx.dim = dim
         lead = (slice(None),) * dim
-        return tuple(view_of(x, x._data[lead + (i,)]) for i in range(x.shape[dim]))
+        return tuple(view_of(x, x._data[lead + (i, ...)]) for i in range(x.shape[dim]))
 
     @staticmethod
     def backward(ctx, *grads):
