@@ -77,12 +77,12 @@ def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
-def numel(x: Tensor) -> int:
-    return x.numel()
+def numel(input: Tensor) -> int:
+    return input.numel()
 
 
-def is_floating_point(x: Tensor) -> bool:
-    return x.is_floating_point()
+def is_floating_point(input: Tensor) -> bool:
+    return input.is_floating_point()
 
 
 _OUT_OF_SCOPE = {

@@ -319,10 +319,10 @@ def _select(x, dim: int, index: int, position: int):
     return Select.apply(x, (slice(None),) * dim + (index, Ellipsis))
 
 
-def select(x: Tensor, dim: int, index: int) -> Tensor:
+def select(input: Tensor, dim: int, index: int) -> Tensor:
     """``x.select(dim, index)``: the same as ``x[:, ..., index]`` with ``index`` at ``dim``."""
-    dim = normalize_dim(dim, x.ndim)
-    return _select(x, dim, index, dim)
+    dim = normalize_dim(dim, input.ndim)
+    return _select(input, dim, index, dim)
 
 
 def index_sources(key: object) -> tuple:
