@@ -338,3 +338,36 @@ def test_writes_into_views_like_pytorch(name):
     one in place while recording; a diagonal is a single view, and writes through it are
     differentiated."""
     assert_like_torch(INPLACE[name])
+
+
+RANGE_KEYS = {
+    "pick_per_row": lambda m, x: x[range(3), m.tensor([0, 3, 1])],
+    "rows": lambda m, x: x[range(1, 3)],
+    "columns_step": lambda m, x: x[:, range(0, 4, 2)],
+    "empty": lambda m, x: x[range(0)],
+    "nll_by_hand": lambda m, x: -x.log_softmax(1)[range(3), m.tensor([2, 0, 1])].mean(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANGE_KEYS))
+def test_indexing_with_a_range_like_pytorch(name):
+    """``x[range(n), target]``, the idiom of picking each row's target, indexes with the
+    range's integers as a list would."""
+
+    def case(m):
+        x = m.tensor(M34, requires_grad=True)
+        out = RANGE_KEYS[name](m, x)
+        (out * m.tensor(np.cos(np.arange(out.numel())).reshape(tuple(out.shape)))).sum().backward()
+        return [out, out.grad_fn.name(), x.grad]
+
+    assert_like_torch(case)
+
+
+def test_assigning_through_a_range_like_pytorch():
+    def case(m):
+        x = m.arange(12.0).reshape(3, 4)
+        x[range(2)] = 0
+        x[range(3), [1, 2, 3]] = -1
+        return x
+
+    assert_like_torch(case)

@@ -189,7 +189,7 @@ def _convert(part, xp):
                 raise RuntimeError("indices should be either on cpu or on the same device as "
                                    "the indexed tensor (cpu)")
             array = xp.asarray(array)
-    elif isinstance(part, (list, tuple)):
+    elif isinstance(part, (list, tuple, range)):  # x[range(n), target]: a list of indices
         array = xp.asarray(part) if len(part) else xp.zeros(0, dtype=xp.int64)
     elif hasattr(part, "dtype"):  # a NumPy (or CuPy) array
         array = xp.asarray(part)
