@@ -9,6 +9,7 @@ character-level MLP, a small transformer): ``x.split(2)``, ``x.cumsum(0)``,
 from __future__ import annotations
 
 from .ops import arrange, products, scan, sorting, special
+from .ops.sampling import multinomial
 from .ops.gather import gather, index_select, masked_select, scatter, scatter_add
 from .ops.split import chunk, split, unbind
 
@@ -172,3 +173,6 @@ class TensorMoreOps:
 
     def bincount(self, weights=None, minlength=0):
         return sorting.bincount(self, weights, minlength)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return multinomial(self, num_samples, replacement, generator=generator)

@@ -371,3 +371,40 @@ def test_assigning_through_a_range_like_pytorch():
         return x
 
     assert_like_torch(case)
+
+
+MULTINOMIAL = {
+    "one": dict(num_samples=1),
+    "without_replacement": dict(num_samples=3),
+    "all": dict(num_samples=25),
+    "with_replacement": dict(num_samples=40, replacement=True),
+    "one_with_replacement": dict(num_samples=1, replacement=True),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(MULTINOMIAL))
+def test_multinomial_draws_what_pytorch_draws(name, dtype):
+    """After the same seed, the same indices (1-d and 2-d weights, both recipes)."""
+    weights = np.exp(R.standard_normal((3, 25))).astype(dtype)
+
+    def case(m):
+        m.manual_seed(31)
+        first = m.multinomial(m.tensor(weights), **MULTINOMIAL[name])
+        second = m.tensor(weights[0]).multinomial(**MULTINOMIAL[name])
+        gen = m.Generator().manual_seed(7)
+        third = m.multinomial(m.tensor(weights[1:]), generator=gen, **MULTINOMIAL[name])
+        return [first, second, third]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.multinomial(m.tensor([1, 2]), 1),
+    lambda m: m.multinomial(m.tensor([0.5, 0.5]), 3),
+    lambda m: m.multinomial(m.tensor([0.5, -0.5]), 1),
+    lambda m: m.multinomial(m.tensor([0.0, 0.0]), 1),
+    lambda m: m.multinomial(m.ones(2, 2, 2), 1),
+])
+def test_multinomial_errors_like_pytorch(call):
+    assert_like_torch(call)

@@ -99,6 +99,7 @@ from .shape import (
     view,
 )
 from .softmax import log_softmax, softmax
+from .sampling import multinomial
 from .sorting import argsort, bincount, meshgrid, sort, topk, unique
 from .special import (
     atan2,

@@ -1,7 +1,6 @@
 # A character-level MLP language model in the style of the classic "makemore" lectures:
 # an embedding table, a tanh hidden layer with batch norm, cross_entropy, plain SGD by hand.
-# Words come from tiny_text.txt (shipped next to this script). Sampling draws a uniform
-# number and walks the cumulative probabilities, so both libraries sample the same letters.
+# Words come from tiny_text.txt (shipped next to this script).
 from pathlib import Path
 
 import torch
@@ -95,8 +94,7 @@ for _ in range(8):
         hpreact = emb.view(1, -1) @ W1
         hpreact = bngain * (hpreact - bnmean_running) / bnstd_running + bnbias
         probs = F.softmax(torch.tanh(hpreact) @ W2 + b2, dim=1)
-        u = torch.rand(1, generator=g)
-        ix = min(int((probs[0].cumsum(0) < u).sum()), vocab_size - 1)
+        ix = torch.multinomial(probs, num_samples=1, generator=g).item()
         context = context[1:] + [ix]
         if ix == 0 or len(out) > 12:
             break

@@ -1,8 +1,6 @@
 # A tiny GPT in the style of the classic "let's build GPT" lecture: token and position
 # embeddings, causal self-attention heads (tril, masked_fill, softmax), LayerNorm, MLP blocks
 # with residual connections, AdamW. Trained on tiny_text.txt (shipped next to this script).
-# Generation draws a uniform number and walks the cumulative probabilities, so both
-# libraries sample the same characters.
 from pathlib import Path
 
 import torch
@@ -145,9 +143,7 @@ class GPTLanguageModel(nn.Module):
             logits, loss = self(idx_cond)
             logits = logits[:, -1, :]
             probs = F.softmax(logits, dim=-1)
-            u = torch.rand(idx.shape[0], 1)
-            idx_next = (probs.cumsum(dim=-1) < u).sum(dim=-1, keepdim=True)
-            idx_next = idx_next.clamp(max=vocab_size - 1)
+            idx_next = torch.multinomial(probs, num_samples=1)
             idx = torch.cat((idx, idx_next), dim=1)
         return idx
 
