@@ -9,8 +9,8 @@ character-level MLP, a small transformer): ``x.split(2)``, ``x.cumsum(0)``,
 from __future__ import annotations
 
 from .ops import arrange, products, scan, sorting, special
-from .ops.sampling import multinomial
 from .ops.gather import gather, index_select, masked_select, scatter, scatter_add
+from .ops.sampling import multinomial
 from .ops.split import chunk, split, unbind
 
 

@@ -81,6 +81,7 @@ from .products import baddbmm, bmm, cdist, cross, einsum, ger, kron, outer
 from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, sum_to_size
 from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, remainder
+from .sampling import multinomial
 from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, var_mean
 from .shape import (
     clone,
@@ -99,7 +100,6 @@ from .shape import (
     view,
 )
 from .softmax import log_softmax, softmax
-from .sampling import multinomial
 from .sorting import argsort, bincount, meshgrid, sort, topk, unique
 from .special import (
     atan2,
