@@ -144,6 +144,24 @@ CASES = {
         q, k, v, is_causal=True), [B234, B234 * 0.5, B234 + 1], 2),
     "sdpa_mask": (lambda m, q, k, v: m.nn.functional.scaled_dot_product_attention(
         q, k, v, attn_mask=_i(m, np.tril(np.ones((3, 3), bool)))), [B234, B234 * 0.5, B234], 2),
+    "prelu": (lambda m, x, w: m.nn.functional.prelu(x.reshape(2, 3, 2), w), [M34, V3], 2),
+    "prelu_one": (lambda m, x, w: m.nn.functional.prelu(x, w), [M34, V3[:1]], 2),
+    "unfold": (lambda m, x: m.nn.functional.unfold(x.reshape(1, 2, 3, 4), (2, 3), padding=1,
+                                                   stride=(1, 2)), [B234], 2),
+    "fold": (lambda m, x: m.nn.functional.fold(x.reshape(1, 4, 6), (3, 4), 2), [B234], 2),
+    "conv_transpose2d": (lambda m, x, w, b: m.nn.functional.conv_transpose2d(
+        x.reshape(1, 2, 3, 4), w.reshape(2, 2, 2, 2), b[:2], stride=2, padding=1,
+        output_padding=1), [B234, R.standard_normal(16), V3], 2),
+    # conv1d is conv2d, whose second derivative this package does not have (1: first only)
+    "conv1d": (lambda m, x, w: m.nn.functional.conv1d(x, w.reshape(2, 2, 2), padding=1),
+               [B234[:, :2], R.standard_normal(8)], 1),
+    "interpolate_nearest": (lambda m, x: m.nn.functional.interpolate(x.reshape(1, 2, 3, 4),
+                                                                     scale_factor=2), [B234], 2),
+    "interpolate_bilinear": (lambda m, x: m.nn.functional.interpolate(
+        x.reshape(1, 2, 3, 4), size=(5, 7), mode="bilinear"), [B234], 2),
+    "interpolate_corners": (lambda m, x: m.nn.functional.interpolate(
+        x.reshape(1, 2, 3, 4), scale_factor=1.5, mode="bilinear", align_corners=True),
+        [B234], 2),
 }
 
 # ops composed of others: PyTorch's node is that of the op they end with, ours may differ
@@ -151,7 +169,8 @@ COMPOSITE = {"outer", "kron", "cdist", "einsum_mm", "einsum_batch", "einsum_trac
              "einsum_outer", "einsum_implicit", "einsum_ellipsis", "hstack_vec", "vstack",
              "normalize", "normalize_p1", "cosine_similarity", "sdpa", "sdpa_causal",
              "sdpa_mask", "group_norm", "pad_crop", "reshape_as", "unflatten_fn", "unflatten",
-             "embedding", "pad_circular"}
+             "embedding", "pad_circular", "conv_transpose2d", "conv1d", "interpolate_nearest",
+             "interpolate_bilinear", "interpolate_corners"}
 
 
 def _outputs(out):

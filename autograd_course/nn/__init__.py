@@ -31,6 +31,15 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .more_layers import (
+    Conv1d,
+    ConvTranspose2d,
+    Fold,
+    MultiheadAttention,
+    PReLU,
+    Unfold,
+    Upsample,
+)
 from .normalization import BatchNorm1d, BatchNorm2d
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
@@ -42,5 +51,6 @@ __all__ = [
     "MSELoss", "MaxPool2d", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU",
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
     "Embedding", "GroupNorm", "LayerNorm", "ModuleDict", "ParameterList", "Softplus",
-    "Unflatten",
+    "Unflatten", "Conv1d", "ConvTranspose2d", "Fold", "MultiheadAttention", "PReLU", "Unfold",
+    "Upsample",
 ]

@@ -62,7 +62,7 @@ class LayerNorm(Module):
         super().__init__()
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else normalized_shape
         self.normalized_shape, self.eps = tuple(shape), eps
-        self.elementwise_affine = elementwise_affine
+        self.elementwise_affine, self._bias = elementwise_affine, bias
         if elementwise_affine:
             self.weight = Parameter(creation.ones(*shape, device=device, dtype=dtype))
             if bias:
@@ -78,12 +78,13 @@ class LayerNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, "
-                f"elementwise_affine={self.elementwise_affine}")
+                f"elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.elementwise_affine and self._bias}")
 
 
 class GroupNorm(Module):
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
-                 affine: bool = True, device=None, dtype=None) -> None:
+                 affine: bool = True, device=None, dtype=None, *, bias: bool = True) -> None:
         super().__init__()
         if num_channels % num_groups:
             raise ValueError("num_channels must be divisible by num_groups")
@@ -91,7 +92,10 @@ class GroupNorm(Module):
             num_groups, num_channels, eps, affine)
         if affine:
             self.weight = Parameter(creation.ones(num_channels, device=device, dtype=dtype))
-            self.bias = Parameter(creation.zeros(num_channels, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(creation.zeros(num_channels, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -100,7 +104,8 @@ class GroupNorm(Module):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class Softplus(Module):

@@ -168,3 +168,36 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size "
                            f"{input.shape[dim]}")
     return Glu.apply(input, dim)
+
+
+class Prelu(Function):
+    """x where x ≥ 0, else a·x (a learnt, one per channel or one for all);
+    d/dx = 1 or a,  d/da = x where x < 0."""
+
+    node_name = "PreluKernelBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, shape):
+        ctx.save_for_backward(x, weight)
+        ctx.shape = shape
+        slope = weight._data.reshape(shape)
+        return x._new(x._xp.where(x._data >= 0, x._data, x._data * slope))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        slope = weight.reshape(ctx.shape)
+        grad_x = where(x >= 0, grad, grad * slope)
+        grad_w = where(x >= 0, 0.0, grad * x).sum_to_size(ctx.shape).reshape(weight.shape)
+        return grad_x, grad_w, None
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """Leaky ReLU with a learnt slope ``weight`` (one value, or one per channel: dim 1)."""
+    n = weight.numel()
+    if n != 1 and (input.ndim < 2 or input.shape[1] != n):
+        channels = input.shape[1] if input.ndim >= 2 else 1
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {n} and channel size = {channels}.")
+    shape = (1,) * input.ndim if n == 1 else (1, n) + (1,) * (input.ndim - 2)
+    return Prelu.apply(input, weight, shape)
