@@ -63,7 +63,8 @@ class TensorMoreOps:
     def swapaxes(self, axis0, axis1):
         return arrange.swapaxes(self, axis0, axis1)
 
-    swapdims = swapaxes
+    def swapdims(self, dim0, dim1):
+        return arrange.swapaxes(self, dim0, dim1)
 
     def unflatten(self, dim, sizes):
         return arrange.unflatten(self, dim, sizes)

@@ -163,3 +163,43 @@ def test_legacy_reduction_arguments_of_the_losses(call):
         return call(m.nn.functional, a, b)
 
     assert_like_torch(case, warns=True)
+
+
+def _method_pairs():
+    from autograd_course._tensor_more import TensorMoreOps
+
+    for name in sorted(vars(TensorMoreOps)):
+        if name.startswith("_") or not hasattr(torch.Tensor, name):
+            continue
+        expected = torch_parameters(getattr(torch.Tensor, name), name)
+        if expected is not None:
+            yield name, getattr(TensorMoreOps, name), expected
+
+
+METHODS = list(_method_pairs())
+METHODS_DOCUMENTED_OTHERWISE = {
+    "bmm": "PyTorch's doc line says bmm(batch2); its parser takes mat2, as ours does",
+}
+
+
+@pytest.mark.parametrize("name, ours, expected", METHODS, ids=[t[0] for t in METHODS])
+def test_new_tensor_methods_take_pytorchs_parameter_names(name, ours, expected):
+    """``x.gather(dim=1, index=i)``, ``x.topk(k=2, largest=False)``... (after ``self``)."""
+    if name in METHODS_DOCUMENTED_OTHERWISE:
+        pytest.skip(METHODS_DOCUMENTED_OTHERWISE[name])
+    got, expected = ours_parameters(ours)[1:], [p for p in expected if p != "self"]
+    n = min(len(got), len(expected))
+    assert got[:n] == expected[:n], f"{name}: ours {got}, PyTorch's {expected}"
+
+
+ISSUE_31 = ("chunk split unbind prod cumsum cumprod gather scatter scatter_add index_select bmm "
+            "baddbmm einsum tril triu flip roll repeat tile sort argsort topk outer diag diagonal "
+            "trace logsumexp log1p expm1 erf round trunc frac atan2 hypot lerp masked_select "
+            "nan_to_num count_nonzero median unique bincount multinomial meshgrid hstack vstack "
+            "movedim swapaxes unflatten reshape_as var_mean clamp_min kron cross cdist").split()
+
+
+@pytest.mark.parametrize("name", ISSUE_31)
+def test_the_ops_of_issue_31_exist_where_pytorch_has_them(name):
+    for theirs, ours in ((torch, ag), (torch.Tensor, ag.Tensor)):
+        assert hasattr(ours, name) == hasattr(theirs, name), (name, theirs)
