@@ -149,12 +149,16 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
+    if inplace:
+        raise NotImplementedError("mish(inplace=True) is not supported here")
     _floating(input, "mish_cpu")
     return Mish.apply(input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * relu6(x + 3) / 6``: a piecewise-quadratic swish."""
+    if inplace:
+        raise NotImplementedError("hardswish(inplace=True) is not supported here")
     _floating(input, "hardswish_cpu")
     return Hardswish.apply(input)
 
