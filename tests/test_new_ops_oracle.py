@@ -427,3 +427,36 @@ def test_multinomial_draws_what_pytorch_draws(name, dtype):
 ])
 def test_multinomial_errors_like_pytorch(call):
     assert_like_torch(call)
+
+
+def _one_piece_used(split):
+    def case(m):
+        x = m.tensor(M34, requires_grad=True)
+        pieces = split(m, x)
+        (pieces[1] * 3).sum().backward()
+        return [x.grad, pieces[0].grad_fn.name()]
+
+    return case
+
+
+@pytest.mark.parametrize("name, split", [
+    ("unbind", lambda m, x: x.unbind(1)),
+    ("split", lambda m, x: x.split(1)),
+    ("chunk", lambda m, x: x.chunk(3, 1)),
+    ("split_sizes", lambda m, x: x.split([2, 1, 1], 1)),
+    ("var_mean", lambda m, x: m.var_mean(x, 0)),
+    ("sort", lambda m, x: x.sort(0)),
+])
+def test_only_some_outputs_used_like_pytorch(name, split):
+    """Outputs that get no gradient count as zeros in the node's backward."""
+    assert_like_torch(_one_piece_used(split))
+
+
+def test_double_backward_through_prod_with_zeros_like_pytorch():
+    def case(m):
+        x = m.tensor([[2.0, 0.0, 3.0], [0.0, 0.0, 1.5]], requires_grad=True)
+        (g,) = m.autograd.grad(x.prod(1).sum(), x, create_graph=True)
+        (h,) = m.autograd.grad((g * m.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum(), x)
+        return [g, h]
+
+    assert_like_torch(case)
