@@ -43,8 +43,9 @@ class Im2Col(Function):
         ctx.geometry = geometry
         (h, w), kernel, dilation, (ph, pw), stride = geometry
         taps, _ = _taps((h, w), kernel, dilation, (ph, pw), stride)
-        n, c = x.shape[:2]
-        padded = np.pad(x._data, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+        n, c, xp = x.shape[0], x.shape[1], x._xp
+        taps = xp.asarray(taps)
+        padded = xp.pad(x._data, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
         cols = padded.reshape(n, c, -1)[:, :, taps]  # (n, c, kh·kw, L)
         return x._new(cols.reshape(n, c * taps.shape[0], taps.shape[1]))
 
@@ -61,14 +62,15 @@ class Col2Im(Function):
         ctx.geometry = geometry
         (h, w), kernel, dilation, (ph, pw), stride = geometry
         taps, _ = _taps((h, w), kernel, dilation, (ph, pw), stride)
-        n = cols.shape[0]
+        n, xp = cols.shape[0], cols._xp
         c = cols.shape[1] // taps.shape[0]
+        taps = xp.asarray(taps)
         parts = cols._data.reshape(n, c, taps.shape[0], taps.shape[1])
-        out = np.zeros((n, c, (h + 2 * ph) * (w + 2 * pw)), dtype=cols._data.dtype)
+        out = xp.zeros((n, c, (h + 2 * ph) * (w + 2 * pw)), dtype=cols._data.dtype)
         for t in range(taps.shape[0]):  # within one tap the windows never overlap
             out[:, :, taps[t]] += parts[:, :, t]
         out = out.reshape(n, c, h + 2 * ph, w + 2 * pw)[:, :, ph:ph + h, pw:pw + w]
-        return cols._new(np.ascontiguousarray(out))
+        return cols._new(xp.ascontiguousarray(out))
 
     @staticmethod
     def backward(ctx, grad):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _backend
 from .. import random as _random
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -35,7 +36,7 @@ def _check(input, num_samples, replacement):
     if not replacement and num_samples > categories:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
-    data = np.asarray(input._data)
+    data = _backend.to_numpy(input._data)
     if not np.isfinite(data).all() or (data < 0).any():
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (data.reshape(-1, categories).sum(-1) <= 0).any():
@@ -51,7 +52,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     summing to 1), int64."""
     _check(input, num_samples, replacement)
     gen = generator or _random.default_generator
-    probs = np.asarray(input._data)
+    probs = _backend.to_numpy(input._data)
     rows = probs.reshape(-1, probs.shape[-1])
     if not replacement or num_samples == 1:
         u = gen._unit(rows.size, np.dtype(np.float64))

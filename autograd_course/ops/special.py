@@ -15,8 +15,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from .. import _backend
 from ..autograd.function import Function
 from ._util import binary_operands, floating, is_tensor
 from .combine import where
@@ -24,9 +23,6 @@ from .compare import isfinite
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
-
-_erf = np.frompyfunc(math.erf, 1, 1)  # NumPy has no erf; Python's math module does
-
 
 class Log1p(Function):
     node_name = "Log1PBackward0"
@@ -63,8 +59,7 @@ class Erf(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        values = np.asarray(_erf(np.asarray(x._data)), dtype=x._data.dtype)
-        return x._new(x._xp.asarray(values))
+        return x._new(_backend.erf(x._xp, x._data))
 
     @staticmethod
     def backward(ctx, grad):
