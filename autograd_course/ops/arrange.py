@@ -87,12 +87,12 @@ class Tril(Function):
     """Keep the lower triangle (on and below diagonal ``k``);  so does the gradient."""
 
     node_name = "TrilBackward0"
-    _keep = staticmethod(np.tril)
+    _keep = "tril"  # the array function (NumPy's or CuPy's) that keeps the triangle
 
     @classmethod
     def forward(cls, ctx, x, k):
         ctx.k = k
-        return x._new(cls._keep(x._data, k))
+        return x._new(getattr(x._xp, cls._keep)(x._data, k))
 
     @classmethod
     def backward(cls, ctx, grad):
@@ -103,10 +103,10 @@ class Triu(Tril):
     """Keep the upper triangle (on and above diagonal ``k``)."""
 
     node_name = "TriuBackward0"
-    _keep = staticmethod(np.triu)
+    _keep = "triu"
 
 
-def _diagonal_array(data, offset, dim1, dim2):
+def _diagonal_array(xp, data, offset, dim1, dim2):
     """The diagonal as a writable NumPy view (``np.diagonal``'s view is read-only): the
     two dims are replaced by one last dim that steps along both at once."""
     shape, strides = list(data.shape), list(data.strides)
@@ -118,7 +118,7 @@ def _diagonal_array(data, offset, dim1, dim2):
     length = max(min(shape[dim1] - start[dim1], shape[dim2] - start[dim2]), 0)
     corner = data[tuple(slice(s, None) for s in start)]
     keep = [d for d in range(data.ndim) if d not in (dim1, dim2)]
-    return np.lib.stride_tricks.as_strided(
+    return xp.lib.stride_tricks.as_strided(
         corner, [shape[d] for d in keep] + [length],
         [strides[d] for d in keep] + [strides[dim1] + strides[dim2]])
 
@@ -132,7 +132,7 @@ class Diagonal(Function):
     @staticmethod
     def forward(ctx, x, offset, dim1, dim2):
         ctx.shape, ctx.where = x.shape, (offset, dim1, dim2)
-        return view_of(x, _diagonal_array(x._data, offset, dim1, dim2))
+        return view_of(x, _diagonal_array(x._xp, x._data, offset, dim1, dim2))
 
     @staticmethod
     def backward(ctx, grad):
@@ -147,7 +147,7 @@ class DiagonalCopy(Diagonal):
     @staticmethod
     def forward(ctx, x, offset, dim1, dim2):
         ctx.shape, ctx.where = x.shape, (offset, dim1, dim2)
-        return x._new(_diagonal_array(x._data, offset, dim1, dim2).copy())
+        return x._new(_diagonal_array(x._xp, x._data, offset, dim1, dim2).copy())
 
 
 class DiagonalGrad(Function):
@@ -159,7 +159,7 @@ class DiagonalGrad(Function):
     def forward(ctx, g, shape, offset, dim1, dim2):
         ctx.where = (offset, dim1, dim2)
         out = g._xp.zeros(shape, dtype=g._data.dtype)
-        _diagonal_array(out, offset, dim1, dim2)[...] = g._data
+        _diagonal_array(g._xp, out, offset, dim1, dim2)[...] = g._data
         return g._new(out)
 
     @staticmethod

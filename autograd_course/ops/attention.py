@@ -38,7 +38,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     scores = query.matmul(key.transpose(-2, -1)) * scale
     if is_causal:
         n, m = query.shape[-2], key.shape[-2]
-        keep = tril(query._new(np.ones((n, m), dtype=bool)))
+        keep = tril(query._new(query._xp.ones((n, m), dtype=bool)))
         scores = scores.masked_fill(~keep, -math.inf)
     elif attn_mask is not None:
         if attn_mask._data.dtype == np.bool_:

@@ -89,6 +89,7 @@ class EdgePad(Function):
     def forward(ctx, x, widths, mode):
         numpy_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode]
         positions = np.pad(np.arange(x.numel()).reshape(x.shape), widths, mode=numpy_mode)
+        positions = x._xp.asarray(positions)  # where each output element is copied from
         ctx.shape, ctx.positions = x.shape, positions
         return x._new(x._data.reshape(-1)[positions])
 

@@ -24,11 +24,11 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 def _positions(index, dim):
     """The NumPy key that reads ``x[i][index[i][j]]`` (for ``dim=1``): ``index`` along
     ``dim``, each element's own position along every other dim."""
-    xp = index._xp
-    grid = list(xp.indices(index.shape, sparse=True)) if index.ndim else []
-    if not index.ndim:
-        return ()
-    grid[dim] = index._data
+    xp, n = index._xp, index.ndim
+    grid = []
+    for d, size in enumerate(index.shape):  # position along dim d, shaped to broadcast
+        grid.append(index._data if d == dim else
+                    xp.arange(size).reshape([size if k == d else 1 for k in range(n)]))
     return tuple(grid)
 
 

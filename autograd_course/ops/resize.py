@@ -69,14 +69,15 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     for k, (n_in, n_out, scale) in enumerate(zip(input.shape[2:], out_size, scales)):
         dim = 2 + k
         if mode == "nearest":
-            out = out.index_select(dim, out._new(_nearest(n_in, n_out, scale)))
+            out = out.index_select(dim, out._new(out._xp.asarray(_nearest(n_in, n_out, scale))))
             continue
         if not align_corners and size is not None:
             scale = n_in / n_out
         left, right, weight = _linear(n_in, n_out, scale, bool(align_corners))
         shape = [1] * input.ndim
         shape[dim] = n_out
-        w = out._new(weight.astype(out._data.dtype).reshape(shape))
-        out = (out.index_select(dim, out._new(left)) * (1 - w)
-               + out.index_select(dim, out._new(right)) * w)
+        xp = out._xp
+        w = out._new(xp.asarray(weight.astype(out._data.dtype).reshape(shape)))
+        out = (out.index_select(dim, out._new(xp.asarray(left))) * (1 - w)
+               + out.index_select(dim, out._new(xp.asarray(right))) * w)
     return out
