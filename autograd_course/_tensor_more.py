@@ -28,17 +28,17 @@ class TensorMoreOps:
         return unbind(self, dim)
 
     # --- rearranging (ops/arrange.py) --------------------------------------------------------
-    def flip(self, *dims):
-        return arrange.flip(self, arrange._ints(dims))
+    def flip(self, *args, dims=None):  # x.flip(0, 1), x.flip([0, 1]) or x.flip(dims=[0, 1])
+        return arrange.flip(self, arrange._ints(args) if dims is None else dims)
 
     def roll(self, shifts, dims=None):
         return arrange.roll(self, shifts, dims)
 
-    def repeat(self, *repeats):
-        return arrange.repeat(self, *repeats)
+    def repeat(self, *args, repeats=None):
+        return arrange.repeat(self, *(args if repeats is None else (repeats,)))
 
-    def tile(self, *dims):
-        return arrange.tile(self, arrange._ints(dims))
+    def tile(self, *args, dims=None):
+        return arrange.tile(self, arrange._ints(args) if dims is None else dims)
 
     def tril(self, diagonal=0):
         return arrange.tril(self, diagonal)

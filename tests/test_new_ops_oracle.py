@@ -460,3 +460,12 @@ def test_double_backward_through_prod_with_zeros_like_pytorch():
         return [g, h]
 
     assert_like_torch(case)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: x.flip(dims=[0]), lambda x: x.flip([0, 1]), lambda x: x.flip(1),
+    lambda x: x.tile(dims=(2,)), lambda x: x.tile(2, 1), lambda x: x.tile((1, 2)),
+    lambda x: x.repeat(repeats=(2, 1)), lambda x: x.repeat((1, 2)), lambda x: x.repeat(2, 1, 1),
+])
+def test_method_spellings_like_pytorch(call):
+    assert_like_torch(lambda m: call(m.tensor(M34)))
