@@ -292,6 +292,9 @@ def movedim(input: Tensor, source: int | Sequence[int], destination: int | Seque
     n = input.ndim
     source = [normalize_dim(d, n) for d in source]
     destination = [normalize_dim(d, n) for d in destination]
+    for name, dims in (("source", source), ("destination", destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
     order = [None] * n
     for s, d in zip(source, destination):
         order[d] = s
@@ -310,6 +313,15 @@ def unflatten(input: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     sizes = tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    known = [s for s in sizes if s != -1]
+    product = 1
+    for s in known:
+        product *= s
+    fits = product == input.shape[dim] if len(known) == len(sizes) else (
+        product and input.shape[dim] % product == 0)
+    if not fits:
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({input.shape[dim]}) in the input tensor")
     return reshape(input, input.shape[:dim] + sizes + input.shape[dim + 1:])
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import is_tensor, normalize_dim
+from ._util import broadcast_shape, is_tensor, normalize_dim
 from .indexing import IndexGrad
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -118,7 +118,7 @@ class MaskedSelect(Function):
 
     @staticmethod
     def forward(ctx, x, mask):
-        shape = np.broadcast_shapes(x.shape, mask.shape)
+        shape = broadcast_shape(mask.shape, x.shape)
         key = x._xp.nonzero(x._xp.broadcast_to(mask._data, shape))
         ctx.key, ctx.shape = key, shape
         return x._new(x._xp.broadcast_to(x._data, shape)[key])

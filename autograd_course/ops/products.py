@@ -183,14 +183,20 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
         output = "".join(spare) + "".join(
             sorted(c for c in set(letters) if c not in _SPARE and letters.count(c) == 1))
     order = list(output) + sorted(set(letters) - set(output))
-    product = None
-    for term, t in zip(terms, operands):
+    product, seen = None, {}
+    for i, (term, t) in enumerate(zip(terms, operands)):
         t, term = _distinct(t, term)
         if len(term) != t.ndim:
             raise RuntimeError(f"einsum(): the number of subscripts in the equation "
                                f"({len(term)}) does not match the number of dimensions "
-                               f"({t.ndim}) for operand {terms.index(term)} and no ellipsis "
+                               f"({t.ndim}) for operand {i} and no ellipsis "
                                "was given")
+        for c, size in zip(term, t.shape):
+            if seen.get(c, size) != size and 1 not in (seen[c], size):
+                raise RuntimeError(f"einsum(): subscript {c} has size {size} for operand {i} "
+                                   f"which does not broadcast with previously seen size "
+                                   f"{seen[c]}")
+            seen[c] = size if seen.get(c, 1) == 1 else seen[c]
         present = [c for c in order if c in term]
         t = permute(t, [term.index(c) for c in present]) if t.ndim else t
         t = t.reshape([t.shape[present.index(c)] if c in present else 1 for c in order])

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .. import _backend
 from ..autograd.function import Function
-from ._util import binary_operands, floating, is_tensor
+from ._util import binary_operands, broadcast_shape, floating, is_tensor
 from .combine import where
 from .compare import isfinite
 
@@ -217,8 +217,7 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:
     """Round to ``decimals`` places (halves to the even neighbour)."""
     if input._data.dtype.kind in "biu":
         if decimals:
-            raise RuntimeError('"round_decimals" not implemented for '
-                               f"'{_scalar(input)}'")
+            raise NotImplementedError(f"\"round_cpu\" not implemented for '{_scalar(input)}'")
         return input.clone()
     return (RoundDecimals if decimals else Round).apply(input, decimals)
 
@@ -248,6 +247,7 @@ _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "in
 
 def _float_pair(input, other):
     a, b = binary_operands(input, other)
+    broadcast_shape(a.shape, b.shape)  # PyTorch's error for shapes that do not broadcast
     return floating(a), floating(b)
 
 
@@ -269,7 +269,9 @@ def lerp(input: Tensor, end: Tensor, weight: float | Tensor) -> Tensor:
     if input._data.dtype != end._data.dtype:
         raise RuntimeError(f"expected dtype {_C_NAMES.get(input._data.dtype.name)} for `end` but "
                            f"got dtype {_C_NAMES.get(end._data.dtype.name)}")
+    broadcast_shape(input.shape, end.shape)
     if is_tensor(weight):
+        broadcast_shape(broadcast_shape(input.shape, end.shape), weight.shape)
         return LerpTensor.apply(input, end, weight)
     return Lerp.apply(input, end, weight)
 
