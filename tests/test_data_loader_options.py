@@ -82,3 +82,9 @@ def test_parameters_are_pytorchs():
     theirs = inspect.signature(DataLoader.__init__).parameters
     assert [(p.name, p.kind, p.default) for p in ours.values()] == \
         [(p.name, p.kind, p.default) for p in theirs.values()]
+
+
+def test_batch_size_none_gives_converted_samples_like_pytorch():
+    assert_like_torch(lambda m: list(_loader(m, batch_size=None, sampler=[3, 1])))
+    assert_like_torch(lambda m: list(_loader(m, batch_size=None,
+                                             collate_fn=lambda s: s[1] * 2))[:3])

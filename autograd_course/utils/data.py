@@ -79,6 +79,18 @@ def default_collate(batch):
         f"found {type(first).__name__}")
 
 
+def default_convert(data):
+    """One sample as a batch-less ``DataLoader`` (``batch_size=None``) gives it: NumPy arrays
+    become tensors, and a tuple becomes a list, as in PyTorch; the rest is left as it is."""
+    if isinstance(data, np.ndarray):
+        return _make_tensor(data)
+    if isinstance(data, dict):
+        return {key: default_convert(value) for key, value in data.items()}
+    if isinstance(data, (tuple, list)):
+        return [default_convert(d) for d in data]
+    return data
+
+
 class Sampler:
     """Base class of the index orders a ``DataLoader`` can walk: implement ``__iter__``."""
 
@@ -227,9 +239,9 @@ class DataLoader:
             for worker_id in range(self.num_workers):
                 self.worker_init_fn(worker_id)
         self._workers_started = True
-        if self.batch_sampler is None:
+        if self.batch_sampler is None:  # samples one by one, converted but not collated
             for i in self.sampler:
-                yield self.dataset[i]
+                yield (self.collate_fn or default_convert)(self.dataset[i])
             return
         for batch in self.batch_sampler:
             yield self._fetch(batch)
