@@ -111,6 +111,12 @@ class TensorMoreOps:
     def log1p(self):
         return special.log1p(self)
 
+    def log2(self):
+        return special.log2(self)
+
+    def log10(self):
+        return special.log10(self)
+
     def expm1(self):
         return special.expm1(self)
 

@@ -110,6 +110,8 @@ from .special import (
     hypot,
     lerp,
     log1p,
+    log2,
+    log10,
     nan_to_num,
     round,
     trunc,

@@ -196,7 +196,9 @@ class MinDim(MaxDim):
 
 
 def sum(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
-        dtype: dtypes.dtype | None = None) -> Tensor:
+        dtype: dtypes.dtype | None = None, keepdims: bool | None = None) -> Tensor:
+    """``keepdims`` is NumPy's spelling of ``keepdim``, which PyTorch accepts too."""
+    keepdim = keepdim if keepdims is None else keepdims
     if dtype is not None:
         input = input.to(dtype)
     if dim is None:
@@ -205,7 +207,9 @@ def sum(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool =
 
 
 def mean(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
-         dtype: dtypes.dtype | None = None) -> Tensor:
+         dtype: dtypes.dtype | None = None, keepdims: bool | None = None) -> Tensor:
+    """``keepdims`` is NumPy's spelling of ``keepdim``, which PyTorch accepts too."""
+    keepdim = keepdim if keepdims is None else keepdims
     if dtype is not None:
         input = input.to(dtype)
     if dim is None:

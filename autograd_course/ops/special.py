@@ -38,6 +38,31 @@ class Log1p(Function):
         return grad / (x + 1)
 
 
+class Log2(Function):
+    """log₂ x;  d/dx = 1 / (x ln 2)."""
+
+    node_name = "Log2Backward0"
+    _base = 2.0
+
+    @classmethod
+    def forward(cls, ctx, x):
+        ctx.save_for_backward(x)
+        log = x._xp.log2 if cls._base == 2.0 else x._xp.log10
+        return x._new(log(x._data))
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * math.log(cls._base))
+
+
+class Log10(Log2):
+    """log₁₀ x;  d/dx = 1 / (x ln 10)."""
+
+    node_name = "Log10Backward0"
+    _base = 10.0
+
+
 class Expm1(Function):
     node_name = "Expm1Backward0"
 
@@ -203,6 +228,14 @@ class ClampMin(Function):
 
 def log1p(input: Tensor) -> Tensor:
     return Log1p.apply(floating(input))
+
+
+def log2(input: Tensor) -> Tensor:
+    return Log2.apply(floating(input))
+
+
+def log10(input: Tensor) -> Tensor:
+    return Log10.apply(floating(input))
 
 
 def expm1(input: Tensor) -> Tensor:
