@@ -5,6 +5,8 @@ curve, counting bigrams with ``N[ix1, ix2] += 1``, sampling with a seeded ``Gene
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from oracle_helpers import assert_like_torch
 
@@ -59,3 +61,80 @@ IDIOMS = {
 @pytest.mark.parametrize("name", sorted(IDIOMS))
 def test_lecture_idiom_like_pytorch(name):
     assert_like_torch(IDIOMS[name])
+
+
+# --- the GPT lecture's (and nanoGPT's) idioms -----------------------------------------------
+def _clip(m):
+    m.manual_seed(0)
+    lin = m.nn.Linear(3, 2)
+    lin(m.ones(4, 3)).pow(2).sum().backward()
+    total = m.nn.utils.clip_grad_norm_(lin.parameters(), 0.1)
+    return [total, lin.weight.grad, lin.bias.grad]
+
+
+def _apply_init(m):
+    m.manual_seed(0)
+    net = m.nn.Sequential(m.nn.Linear(3, 2), m.nn.ReLU(), m.nn.Linear(2, 2))
+
+    def init(module):
+        if isinstance(module, m.nn.Linear):
+            m.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+            m.nn.init.zeros_(module.bias)
+
+    net.apply(init)
+    return list(net.parameters())
+
+
+def _param_groups(m):
+    m.manual_seed(0)
+    net = m.nn.Linear(3, 2)
+    decay = [p for p in net.parameters() if p.dim() >= 2]
+    no_decay = [p for p in net.parameters() if p.dim() < 2]
+    opt = m.optim.AdamW([{"params": decay, "weight_decay": 0.1},
+                         {"params": no_decay, "weight_decay": 0.0}], lr=1e-2, betas=(0.9, 0.95))
+    net(m.ones(2, 3)).sum().backward()
+    opt.step()
+    return list(net.parameters())
+
+
+def _top_k_filter(m):
+    logits = m.tensor([[1.0, 3.0, 2.0, 0.5]])
+    v, _ = m.topk(logits, 2)
+    logits[logits < v[:, [-1]]] = -float("Inf")
+    return m.nn.functional.softmax(logits, dim=-1)
+
+
+def _causal_attention(m):
+    B, T, C, nh = 2, 3, 4, 2
+    m.manual_seed(0)
+    x = m.randn(B, T, C, requires_grad=True)
+    bias = m.tril(m.ones(T, T)).view(1, 1, T, T)
+    q = x.view(B, T, nh, C // nh).transpose(1, 2)
+    att = (q @ q.transpose(-2, -1)) * (1.0 / math.sqrt(q.size(-1)))
+    att = att.masked_fill(bias[:, :, :T, :T] == 0, float("-inf"))
+    y = (m.nn.functional.softmax(att, dim=-1) @ q).transpose(1, 2).contiguous().view(B, T, C)
+    targets = m.tensor([0, 1, 2, 3, -1, 1])
+    loss = m.nn.functional.cross_entropy(y.view(-1, y.size(-1)), targets, ignore_index=-1)
+    loss.backward()
+    return [y, loss, x.grad]
+
+
+def _cosine_schedule(m):
+    opt = m.optim.SGD([m.nn.Parameter(m.ones(1))], lr=0.1)
+    schedule = m.optim.lr_scheduler.CosineAnnealingLR(opt, 4, eta_min=0.01)
+    rates = []
+    for _ in range(10):
+        opt.step()
+        schedule.step()
+        rates.append(opt.param_groups[0]["lr"])
+    return rates + schedule.get_last_lr()
+
+
+GPT_IDIOMS = {"clip_grad_norm": _clip, "apply_init": _apply_init,
+              "param_groups": _param_groups, "top_k_filter": _top_k_filter,
+              "causal_attention": _causal_attention, "cosine_schedule": _cosine_schedule}
+
+
+@pytest.mark.parametrize("name", sorted(GPT_IDIOMS))
+def test_gpt_idiom_like_pytorch(name):
+    assert_like_torch(GPT_IDIOMS[name], rtol=1e-5, atol=1e-6)

@@ -4,7 +4,7 @@
     loss = nn.CrossEntropyLoss()(model(x), y)
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .containers import Identity, ModuleList, Sequential
 from .conv import Conv2d
@@ -50,7 +50,7 @@ __all__ = [
     "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax",
     "MSELoss", "MaxPool2d", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU",
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
-    "Embedding", "GroupNorm", "LayerNorm", "ModuleDict", "ParameterList", "Softplus",
+    "utils",    "Embedding", "GroupNorm", "LayerNorm", "ModuleDict", "ParameterList", "Softplus",
     "Unflatten", "Conv1d", "ConvTranspose2d", "Fold", "MultiheadAttention", "PReLU", "Unfold",
     "Upsample",
 ]
