@@ -138,3 +138,33 @@ GPT_IDIOMS = {"clip_grad_norm": _clip, "apply_init": _apply_init,
 @pytest.mark.parametrize("name", sorted(GPT_IDIOMS))
 def test_gpt_idiom_like_pytorch(name):
     assert_like_torch(GPT_IDIOMS[name], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(label_smoothing=0.1),
+    dict(label_smoothing=0.2, reduction="sum"),
+    dict(label_smoothing=0.3, reduction="none"),
+    dict(label_smoothing=0.1, ignore_index=2),
+    dict(label_smoothing=0.1, weight=[0.5, 2.0, 1.0, 1.5]),
+    dict(label_smoothing=0.25, weight=[0.5, 2.0, 1.0, 1.5], ignore_index=0, reduction="none"),
+    dict(label_smoothing=0.1, probabilities=True),
+    dict(label_smoothing=1.5),
+])
+def test_cross_entropy_label_smoothing_like_pytorch(kwargs):
+    """Label smoothing as transformer training uses it: (1 - ε) · nll + ε · the mean of
+    -log p over the classes, for class indices and for class probabilities."""
+    def case(m, kwargs=kwargs):
+        kwargs = dict(kwargs)
+        logits = m.tensor([[1.0, 2.0, 0.5, -1.0], [0.1, -1.0, 2.0, 0.3],
+                           [0.0, 0.5, 0.5, 1.0]], dtype=m.float64, requires_grad=True)
+        target = m.tensor([2, 0, 3])
+        if kwargs.pop("probabilities", False):
+            target = m.tensor([[0.1, 0.2, 0.3, 0.4], [1.0, 0, 0, 0], [0.25] * 4],
+                              dtype=m.float64)
+        if "weight" in kwargs:
+            kwargs["weight"] = m.tensor(kwargs["weight"], dtype=m.float64)
+        loss = m.nn.functional.cross_entropy(logits, target, **kwargs)
+        loss.sum().backward()
+        return [loss, logits.grad]
+
+    assert_like_torch(case, rtol=1e-10, atol=1e-12)

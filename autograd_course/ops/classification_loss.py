@@ -27,6 +27,7 @@ from ._util import (
     scalar_type,
     sum_to,
 )
+from .combine import where
 from .softmax import log_softmax
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -118,10 +119,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     class probabilities (a float target of the input's shape)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
-    if label_smoothing != 0.0:
-        raise NotImplementedError("cross_entropy: label_smoothing is not implemented")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.ndim == 1 else 1
     log_p = log_softmax(input, class_dim)
+    if target.shape == input.shape and label_smoothing:  # mix in the uniform distribution
+        target = target * (1 - label_smoothing) + label_smoothing / input.shape[class_dim]
     if target.shape == input.shape:  # class probabilities
         if target._data.dtype.kind != "f":
             raise RuntimeError("Expected floating point type for target with class "
@@ -134,7 +137,27 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         if reduction == "mean":
             return losses.sum() / (input.shape[0] if input.ndim == 2 else 1)
         return losses.sum() if reduction == "sum" else losses
-    return nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
+    nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if not label_smoothing:
+        return nll
+    return (1 - label_smoothing) * nll + _smoothing_term(
+        log_p, target, weight, ignore_index, reduction) * (label_smoothing / log_p.shape[class_dim])
+
+
+def _smoothing_term(log_p, target, weight, ignore_index, reduction):
+    """PyTorch's label-smoothing term: -Σ_c w_c log p_c per sample (0 where the target is
+    ignored), averaged with the same denominator as the nll loss."""
+    class_dim = 0 if log_p.ndim == 1 else 1
+    weighted = log_p if weight is None else log_p * weight.reshape(
+        [-1 if d == class_dim else 1 for d in range(log_p.ndim)])
+    ignored = target == ignore_index
+    smooth = where(ignored, 0.0, -weighted.sum(class_dim))
+    if reduction == "none":
+        return smooth
+    if reduction == "sum":
+        return smooth.sum()
+    kept = target[~ignored]
+    return smooth.sum() / (weight[kept].sum() if weight is not None else (~ignored).sum())
 
 
 # --- binary cross-entropy ----------------------------------------------------------------------
