@@ -78,7 +78,7 @@ from .legacy import (
 )
 from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out
-from .random import initial_seed, seed
+from .random import Generator, initial_seed, seed
 from .serialization import load, save
 from .tensor import Size, Tensor
 
@@ -93,12 +93,12 @@ def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
-def numel(x: Tensor) -> int:
-    return x.numel()
+def numel(input: Tensor) -> int:
+    return input.numel()
 
 
-def is_floating_point(x: Tensor) -> bool:
-    return x.is_floating_point()
+def is_floating_point(input: Tensor) -> bool:
+    return input.is_floating_point()
 
 
 _OUT_OF_SCOPE = {

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from . import _backend, dtypes, ops
+from ._tensor_more import TensorMoreOps
 from .autograd.variable import VOLATILE
 from .ops import draws, inplace, masking, rounding, strided
 from .ops._util import normalize_dim
@@ -32,7 +33,7 @@ def _written_in_place(name: str):
     return method
 
 
-class TensorIdioms:
+class TensorIdioms(TensorMoreOps):
     __slots__ = ()
 
     # --- element-wise ops written into the tensor itself: x.exp_(), x.relu_()... -----------

@@ -237,11 +237,11 @@ class TensorMath(TensorIdioms):
         return ops.minimum(self, other)
 
     # --- reductions -------------------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False, *, dtype=None):
-        return ops.sum(self, dim, keepdim, dtype=dtype)
+    def sum(self, dim=None, keepdim=False, *, dtype=None, keepdims=None):
+        return ops.sum(self, dim, keepdim, dtype=dtype, keepdims=keepdims)
 
-    def mean(self, dim=None, keepdim=False, *, dtype=None):
-        return ops.mean(self, dim, keepdim, dtype=dtype)
+    def mean(self, dim=None, keepdim=False, *, dtype=None, keepdims=None):
+        return ops.mean(self, dim, keepdim, dtype=dtype, keepdims=keepdims)
 
     def max(self, dim=None, keepdim=False):
         return ops.max(self, dim, keepdim)

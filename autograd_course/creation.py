@@ -47,12 +47,12 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     return tensor(data, dtype=dtype, device=dev)
 
 
-def from_numpy(array: np.ndarray) -> Tensor:
+def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor that shares memory with ``array``: changes to one show in the other."""
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    dtypes.from_numpy(array.dtype)  # clear error for unsupported dtypes
-    return Tensor._wrap(array, _backend.CPU)
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    dtypes.from_numpy(ndarray.dtype)  # clear error for unsupported dtypes
+    return Tensor._wrap(ndarray, _backend.CPU)
 
 
 def _shape(size) -> tuple:
@@ -114,21 +114,21 @@ def _like(fn, x, dtype, device, requires_grad, **kw):
               requires_grad=requires_grad, **kw)
 
 
-def zeros_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _like(zeros, x, dtype, device, requires_grad)
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(zeros, input, dtype, device, requires_grad)
 
 
-def ones_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _like(ones, x, dtype, device, requires_grad)
+def ones_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(ones, input, dtype, device, requires_grad)
 
 
-def empty_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _like(zeros, x, dtype, device, requires_grad)
+def empty_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(zeros, input, dtype, device, requires_grad)
 
 
-def full_like(x, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return full(tuple(x.shape), fill_value, dtype=dtype or x.dtype, device=device or x.device,
-                requires_grad=requires_grad)
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
+                device=device or input.device, requires_grad=requires_grad)
 
 
 # --- random tensors: the numbers come from PyTorch's own algorithms (see random.py) --------
@@ -179,9 +179,9 @@ def randperm(n, *, generator=None, dtype=None, device=None) -> Tensor:
     return _random_tensor(array, device, False)
 
 
-def rand_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _like(rand, x, dtype, device, requires_grad)
+def rand_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(rand, input, dtype, device, requires_grad)
 
 
-def randn_like(x, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _like(randn, x, dtype, device, requires_grad)
+def randn_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _like(randn, input, dtype, device, requires_grad)

@@ -51,7 +51,7 @@ from autograd_course.autograd.graph import Node  # noqa: E402
 from autograd_course.autograd.saved_tensor import SavedTensor  # noqa: E402
 
 LIBS = ("numpy", "ours", "torch", "dezero", "micrograd")
-TARGETS = {"mlp": 1.05, "chain1k": 6.0, "chain100k": 8.0, "resnet": 1.5}
+TARGETS = {"mlp": 1.05, "chain1k": 6.0, "chain100k": 8.0, "resnet": 1.5, "gpt": 3.0}
 
 
 # --- measuring ------------------------------------------------------------------------------
@@ -171,6 +171,22 @@ def bench_resnet(repeat, torch) -> dict:
     row = {"key": "resnet", "workload": "resnet18, 1x3x64x64, forward + backward",
            "times": time_each(fns, repeat), "base": "torch"}
     row["peak"] = {"ours": peak_mb(fns["ours"])}
+    return row
+
+
+def bench_gpt(repeat, torch) -> dict:
+    """The tiny GPT of the learner script: one AdamW step, the same code on both libraries.
+    Both start from the same seed and batch, so their first losses must agree."""
+    fns = {"ours": W.gpt_step(ag)}
+    if torch:
+        fns["torch"] = W.gpt_step(torch)
+    row = {"key": "gpt", "workload": "tiny GPT (2 blocks, 4 heads, 32 dims), batch 16x16, "
+           "AdamW step", "times": time_each(fns, repeat), "base": "torch"}
+    row["peak"] = {"ours": peak_mb(W.gpt_step(ag))}
+    if torch:
+        ours, theirs = W.gpt_step(ag)().item(), W.gpt_step(torch)().item()
+        row["check"] = (f"tiny GPT first loss, ours vs PyTorch: {ours:.6f} vs {theirs:.6f} "
+                        f"(rel. difference {abs(ours - theirs) / abs(theirs):.1e})")
     return row
 
 
@@ -305,9 +321,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS and PyTorch threads (default 1: see benchmarks/README.md)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--only", default="mlp,chain1k,chain100k,resnet,memory,digits",
-                        help="comma-separated subset of: mlp chain1k chain100k resnet memory "
-                             "digits")
+    parser.add_argument("--only", default="mlp,chain1k,chain100k,resnet,gpt,memory,digits",
+                        help="comma-separated subset of: mlp chain1k chain100k resnet gpt "
+                             "memory digits")
     args = parser.parse_args()
     repeat = 3 if args.quick else args.repeat
     only = set(args.only.split(","))
@@ -331,12 +347,14 @@ def main() -> None:
         rows.append(bench_chain(100_000, 1, repeat, torch, dz, mg))
     if "resnet" in only:
         rows.append(bench_resnet(max(3, (repeat + 1) // 2), torch))
+    if "gpt" in only:
+        rows.append(bench_gpt(repeat, torch))
     print_table(rows, args.markdown)
     for row in rows:
-        if row["key"] == "resnet":
+        if row["key"] in ("resnet", "gpt"):
             t = row["times"]
-            print(f"\nresnet18: ours {t['ours'] * 1e3:.0f} ms"
-                  + (f", PyTorch {t['torch'] * 1e3:.0f} ms" if "torch" in t else ""))
+            print(f"\n{row['key']}: ours {t['ours'] * 1e3:.1f} ms"
+                  + (f", PyTorch {t['torch'] * 1e3:.1f} ms" if "torch" in t else ""))
     for row in rows:
         if "note" in row:
             print(row["note"])

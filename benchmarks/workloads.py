@@ -289,3 +289,76 @@ def resnet_torch(torch, data):
         model(x).sum().backward()
 
     return run
+
+
+# --- a tiny GPT (the learner script's model): one AdamW step ---------------------------------
+GPT = dict(vocab=27, block=16, batch=16, n_embd=32, n_head=4, n_layer=2)
+
+
+def gpt_step(lib):
+    """One training step of a tiny GPT (token and position embeddings, causal attention heads
+    with tril/masked_fill/softmax, LayerNorm, MLP blocks, AdamW), written once against the
+    library ``lib`` (``torch`` or ``autograd_course``): the same code runs on both."""
+    nn, F = lib.nn, lib.nn.functional
+    c = GPT
+    head_size = c["n_embd"] // c["n_head"]
+
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.key = nn.Linear(c["n_embd"], head_size, bias=False)
+            self.query = nn.Linear(c["n_embd"], head_size, bias=False)
+            self.value = nn.Linear(c["n_embd"], head_size, bias=False)
+            self.register_buffer("tril", lib.tril(lib.ones(c["block"], c["block"])))
+
+        def forward(self, x):
+            T = x.shape[1]
+            k, q = self.key(x), self.query(x)
+            wei = q @ k.transpose(-2, -1) * head_size ** -0.5
+            wei = wei.masked_fill(self.tril[:T, :T] == 0, float("-inf"))
+            return F.softmax(wei, dim=-1) @ self.value(x)
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.heads = nn.ModuleList([Head() for _ in range(c["n_head"])])
+            self.proj = nn.Linear(c["n_embd"], c["n_embd"])
+            self.ffwd = nn.Sequential(nn.Linear(c["n_embd"], 4 * c["n_embd"]), nn.ReLU(),
+                                      nn.Linear(4 * c["n_embd"], c["n_embd"]))
+            self.ln1, self.ln2 = nn.LayerNorm(c["n_embd"]), nn.LayerNorm(c["n_embd"])
+
+        def forward(self, x):
+            h = self.ln1(x)
+            x = x + self.proj(lib.cat([head(h) for head in self.heads], dim=-1))
+            return x + self.ffwd(self.ln2(x))
+
+    class GPTModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok = nn.Embedding(c["vocab"], c["n_embd"])
+            self.pos = nn.Embedding(c["block"], c["n_embd"])
+            self.blocks = nn.Sequential(*[Block() for _ in range(c["n_layer"])])
+            self.ln_f = nn.LayerNorm(c["n_embd"])
+            self.lm_head = nn.Linear(c["n_embd"], c["vocab"])
+
+        def forward(self, idx, targets):
+            B, T = idx.shape
+            x = self.tok(idx) + self.pos(lib.arange(T))
+            logits = self.lm_head(self.ln_f(self.blocks(x)))
+            return F.cross_entropy(logits.view(B * T, -1), targets.view(B * T))
+
+    lib.manual_seed(0)
+    model = GPTModel()
+    optimizer = lib.optim.AdamW(model.parameters(), lr=1e-3)
+    rng = np.random.default_rng(0)
+    tokens = rng.integers(0, c["vocab"], (c["batch"], c["block"] + 1))
+    x, y = lib.tensor(tokens[:, :-1]), lib.tensor(tokens[:, 1:])
+
+    def run():
+        loss = model(x, y)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    return run

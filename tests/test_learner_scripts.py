@@ -1,7 +1,12 @@
 """Learner-style scripts (tests/learner_scripts/*.py) run twice in fresh processes: once on
 PyTorch, once with ``torch`` mapped to autograd_course (run_as.py). Their printed output must
 agree token by token: numbers to 1e-5 relative (lines starting ``train:`` come from float32
-training loops, 1e-2), every other token (reprs, ``grad_fn=<...>``, dtypes) exactly."""
+training loops, 1e-2), every other token (reprs, ``grad_fn=<...>``, dtypes) exactly.
+
+``char_mlp.py`` (an embedding table, tanh, batch norm, cross_entropy, SGD by hand) and
+``tiny_gpt.py`` (embeddings, causal self-attention, LayerNorm, AdamW) train for 300 and 200
+steps in float32 on ``tiny_text.txt``; their ``sample:`` lines, text drawn from the trained
+model, must be the same characters on both sides."""
 
 from __future__ import annotations
 

@@ -31,6 +31,12 @@ NO_GRAD_VIEW = (
     "be tracked)."
 )
 
+MULTI_OUTPUT_VIEW = (
+    "Output {nr} of {op} is a view and is being modified inplace. This view is the output of a "
+    "function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one."
+)
+
 
 CUSTOM_FUNCTION_VIEW = (
     "Output {1} of {0} is a view and is being modified inplace. This view was created inside a "
@@ -152,6 +158,10 @@ def check_rebase(tensor, fn: Node | None = None) -> None:
     if grad_mode.is_grad_enabled() and node is not None and not node._builtin:
         raise RuntimeError(CUSTOM_FUNCTION_VIEW.format(node._forward_cls.__name__,
                                                        tensor._output_nr))
+    # one of several views made together (split, unbind, chunk)
+    if grad_mode.is_grad_enabled() and node is not None and len(node.output_info) > 1:
+        raise RuntimeError(MULTI_OUTPUT_VIEW.format(nr=tensor._output_nr,
+                                                    op=node.name().replace("Backward0", "")))
     if fn is not None and fn.next_functions[:1] != (gradient_edge(tensor),):
         raise RuntimeError(f"autograd_course cannot record this in-place operation on a view: "
                            f"{fn.name()} does not take the view as its first input")

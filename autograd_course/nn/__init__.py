@@ -4,11 +4,20 @@
     loss = nn.CrossEntropyLoss()(model(x), y)
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .containers import Identity, ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
+from .embedding_norm import (
+    Embedding,
+    GroupNorm,
+    LayerNorm,
+    ModuleDict,
+    ParameterList,
+    Softplus,
+    Unflatten,
+)
 from .linear import Flatten, Linear
 from .loss import (
     BCELoss,
@@ -22,6 +31,15 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .more_layers import (
+    Conv1d,
+    ConvTranspose2d,
+    Fold,
+    MultiheadAttention,
+    PReLU,
+    Unfold,
+    Upsample,
+)
 from .normalization import BatchNorm1d, BatchNorm2d
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
@@ -32,4 +50,7 @@ __all__ = [
     "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax",
     "MSELoss", "MaxPool2d", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU",
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
+    "utils",    "Embedding", "GroupNorm", "LayerNorm", "ModuleDict", "ParameterList", "Softplus",
+    "Unflatten", "Conv1d", "ConvTranspose2d", "Fold", "MultiheadAttention", "PReLU", "Unfold",
+    "Upsample",
 ]

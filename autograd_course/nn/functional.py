@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import ops
 from ..ops.activation import elu, gelu, leaky_relu, silu
+from ..ops.attention import cosine_similarity, normalize, scaled_dot_product_attention
 from ..ops.batch_norm import batch_norm
 from ..ops.classification_loss import (
     binary_cross_entropy,
@@ -21,10 +22,15 @@ from ..ops.classification_loss import (
 )
 from ..ops.conv import conv2d
 from ..ops.dropout import dropout
+from ..ops.embedding import embedding, pad
+from ..ops.fold import conv1d, conv_transpose2d, fold, unfold
 from ..ops.inplace import apply_inplace, check_inplace
+from ..ops.layer_norm import group_norm, layer_norm
 from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
+from ..ops.resize import interpolate
+from ..ops.soft_activation import glu, hardswish, hardtanh, logsigmoid, mish, prelu, softplus
 from ..ops.softmax import log_softmax, softmax
 from ..tensor import Tensor
 
@@ -33,7 +39,10 @@ __all__ = [
     "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "elu", "gelu",
     "huber_loss", "kl_div", "l1_loss", "leaky_relu", "linear", "log_softmax", "max_pool2d",
     "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "silu", "smooth_l1_loss",
-    "softmax", "tanh",
+    "softmax", "tanh", "cosine_similarity", "embedding", "glu", "group_norm", "hardswish",
+    "hardtanh", "layer_norm", "logsigmoid", "mish", "normalize", "pad",
+    "scaled_dot_product_attention", "softplus", "conv1d", "conv_transpose2d", "fold",
+    "interpolate", "prelu", "unfold",
 ]
 
 

@@ -46,7 +46,8 @@ class NLLLoss(_WeightedLoss):
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+        return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -58,15 +59,15 @@ class CrossEntropyLoss(_WeightedLoss):
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction,
-                               self.label_smoothing)
+        return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
 class BCELoss(_WeightedLoss):
     """Binary cross entropy on probabilities in [0, 1]."""
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):

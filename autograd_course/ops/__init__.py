@@ -31,6 +31,22 @@ from .arithmetic import (
     subtract,
     true_divide,
 )
+from .arrange import (
+    diag,
+    diagonal,
+    flip,
+    hstack,
+    movedim,
+    repeat,
+    roll,
+    swapaxes,
+    tile,
+    trace,
+    tril,
+    triu,
+    unflatten,
+    vstack,
+)
 from .classification_loss import binary_cross_entropy_with_logits, kl_div, xlogy
 from .combine import cat, concat, concatenate, stack
 from .compare import (
@@ -57,13 +73,17 @@ from .compare import (
     ne,
 )
 from .draws import bernoulli, bernoulli_
+from .gather import gather, index_select, masked_select, scatter, scatter_add
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
+from .products import baddbmm, bmm, cdist, cross, einsum, ger, kron, outer
 from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, sum_to_size
 from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, remainder
+from .sampling import multinomial
+from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, var_mean
 from .shape import (
     clone,
     contiguous,
@@ -81,6 +101,23 @@ from .shape import (
     view,
 )
 from .softmax import log_softmax, softmax
+from .sorting import argsort, bincount, meshgrid, sort, topk, unique
+from .special import (
+    atan2,
+    clamp_min,
+    erf,
+    expm1,
+    frac,
+    hypot,
+    lerp,
+    log1p,
+    log2,
+    log10,
+    nan_to_num,
+    round,
+    trunc,
+)
+from .split import chunk, split, unbind
 from .stats import norm, std, var
 from .strided import as_strided
 from .unary import abs, clamp, clip, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
@@ -102,7 +139,7 @@ silence_numpy_warnings()
 # torch.add_, torch.view, torch.numpy_t). ``ag.is_tensor`` is its own function.
 NOT_TOP_LEVEL = frozenset({
     "add_", "bernoulli_", "bitwise_and", "bitwise_not", "bitwise_or", "clamp_", "contiguous",
-    "copy_",
+    "copy_", "repeat",
     "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
     "kl_div", "masked_fill_", "matrix_transpose", "mul_", "numpy_t", "setitem",
     "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view", "zero_",

@@ -4,6 +4,7 @@ broadcasting errors, and summing a broadcast gradient back to an input's shape."
 from __future__ import annotations
 
 import numbers
+import warnings
 import weakref
 from typing import TYPE_CHECKING
 
@@ -264,3 +265,17 @@ def reduce_loss(loss: np.ndarray, reduction: str) -> np.ndarray:
     if reduction == "none":
         return loss
     raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def legacy_reduction(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
+    """The old ``size_average``/``reduce`` arguments of the losses, read as PyTorch reads them
+    (``reduce=False``: 'none'; else ``size_average=False``: 'sum'; else 'mean'), with its
+    warning; ``reduction`` itself when neither is given."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    result = "none" if not reduce else "mean" if size_average else "sum"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                  f"reduction='{result}' instead.", UserWarning, stacklevel=3)
+    return result

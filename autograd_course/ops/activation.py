@@ -262,38 +262,38 @@ def _result(x, out, inplace: bool):
     return apply_inplace(x, out)
 
 
-def leaky_relu(x: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x for x > 0, ``negative_slope``·x otherwise: a ReLU whose negative side still learns."""
-    _check_float(x, "leaky_relu_cpu")
+    _check_float(input, "leaky_relu_cpu")
     if inplace:
         if negative_slope < 0:
             raise RuntimeError(
                 "In-place leakyReLu backward calculation is triggered with a negative slope "
                 "which is not supported. This is caused by calling in-place forward function "
                 "with a negative slope, please call out-of-place version instead.")
-        return _result(x, LeakyReluInplace.apply(x, negative_slope), inplace)
-    return LeakyRelu.apply(x, negative_slope)
+        return _result(input, LeakyReluInplace.apply(input, negative_slope), inplace)
+    return LeakyRelu.apply(input, negative_slope)
 
 
-def elu(x: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x for x > 0, α(eˣ - 1) otherwise: smooth at 0 when α = 1, and tends to -α."""
-    _check_float(x, "elu_cpu")
+    _check_float(input, "elu_cpu")
     if inplace:
-        return _result(x, EluInplace.apply(x, alpha), inplace)
-    return Elu.apply(x, alpha)
+        return _result(input, EluInplace.apply(input, alpha), inplace)
+    return Elu.apply(input, alpha)
 
 
-def gelu(x: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x Φ(x): each input weighted by how likely a standard normal is below it (BERT, GPT)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    _check_float(x, "GeluKernelImpl")
-    return Gelu.apply(x, approximate)
+    _check_float(input, "GeluKernelImpl")
+    return Gelu.apply(input, approximate)
 
 
-def silu(x: Tensor, inplace: bool = False) -> Tensor:
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x σ(x), also called swish."""
-    _check_float(x, "silu_cpu")
+    _check_float(input, "silu_cpu")
     if inplace:  # Silu saves its input: give it a copy, since x is about to be overwritten
-        return _result(x, Silu.apply(snapshot(x)), inplace)
-    return Silu.apply(x)
+        return _result(input, Silu.apply(snapshot(input)), inplace)
+    return Silu.apply(input)

@@ -91,25 +91,25 @@ def _blend(running, value, momentum) -> None:
     running._bump_version()
 
 
-def batch_norm(x: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """PyTorch's ``F.batch_norm`` over dim 1 of a (N, C, *) input."""
-    same_device(x, running_mean, running_var, weight, bias)
-    if x._data.dtype.kind not in "fc":
-        raise not_implemented("batch_norm", x)
-    channels = x.shape[1] if x.ndim > 1 else None
+    same_device(input, running_mean, running_var, weight, bias)
+    if input._data.dtype.kind not in "fc":
+        raise not_implemented("batch_norm", input)
+    channels = input.shape[1] if input.ndim > 1 else None
     for t, name in ((running_mean, "running_mean"), (running_var, "running_var"),
                     (weight, "weight"), (bias, "bias")):
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if training:
-        per_channel = x.numel() // channels
+        per_channel = input.numel() // channels
         if per_channel == 1:
             raise ValueError(
                 "Expected more than 1 value per channel when training, got input size "
-                f"{x.shape!r}")
+                f"{input.shape!r}")
     elif running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-    return NativeBatchNorm.apply(x, weight, bias, running_mean, running_var, training,
+    return NativeBatchNorm.apply(input, weight, bias, running_mean, running_var, training,
                                  momentum, eps)

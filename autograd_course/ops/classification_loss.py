@@ -19,6 +19,7 @@ from ._util import (
     binary_operands,
     cast_to,
     check_reduction,
+    legacy_reduction,
     not_implemented,
     reduce_loss,
     result_type,
@@ -26,6 +27,7 @@ from ._util import (
     scalar_type,
     sum_to,
 )
+from .combine import where
 from .softmax import log_softmax
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -74,61 +76,88 @@ class NllLoss(Function):
         return out, None, None, None, None
 
 
-def nll_loss(x: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
-             reduction: str = "mean") -> Tensor:
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             size_average: bool | None = None, ignore_index: int = -100,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """PyTorch's ``F.nll_loss`` for (N, C) or (C,) log-probabilities and class indices."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
-    same_device(x, target, weight)
-    if x.ndim not in (1, 2):
+    same_device(input, target, weight)
+    if input.ndim not in (1, 2):
         raise NotImplementedError(
-            f"nll_loss here takes (N, C) or (C,) input, got {list(x.shape)}; reshape spatial "
+            f"nll_loss here takes (N, C) or (C,) input, got {list(input.shape)}; reshape spatial "
             "inputs to (N·H·W, C) first")
     if target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target._data.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {scalar_type(target)}")
-    if weight is not None and weight._data.dtype != x._data.dtype:
+    if weight is not None and weight._data.dtype != input._data.dtype:
         raise RuntimeError(
-            f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")
-    batch = x.shape[0] if x.ndim == 2 else 1
-    if target.numel() != batch or target.ndim != x.ndim - 1:
+            f"expected scalar type {scalar_type(input)} but found {scalar_type(weight)}")
+    batch = input.shape[0] if input.ndim == 2 else 1
+    if target.numel() != batch or target.ndim != input.ndim - 1:
         raise ValueError(
             f"Expected input batch_size ({batch}) to match target batch_size "
             f"({target.shape[0] if target.ndim else 1}).")
     t = target._data.reshape(-1)
-    bad = (t != ignore_index) & ((t < 0) | (t >= x.shape[-1]))
+    bad = (t != ignore_index) & ((t < 0) | (t >= input.shape[-1]))
     if bad.any():
         raise IndexError(f"Target {int(t[bad.argmax()])} is out of bounds.")
-    if weight is not None and weight.shape != (x.shape[-1],):
+    if weight is not None and weight.shape != (input.shape[-1],):
         raise RuntimeError(
-            f"weight tensor should be defined either for all {x.shape[-1]} classes or no "
+            f"weight tensor should be defined either for all {input.shape[-1]} classes or no "
             f"classes but got weight tensor of shape: {list(weight.shape)}")
-    return NllLoss.apply(x, target, weight, reduction, ignore_index)
+    return NllLoss.apply(input, target, weight, reduction, ignore_index)
 
 
-def cross_entropy(x: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: int = -100,
-                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
     """log_softmax then nll_loss (PyTorch's ``F.cross_entropy``), for class-index targets or
     class probabilities (a float target of the input's shape)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
-    if label_smoothing != 0.0:
-        raise NotImplementedError("cross_entropy: label_smoothing is not implemented")
-    class_dim = 0 if x.ndim == 1 else 1
-    log_p = log_softmax(x, class_dim)
-    if target.shape == x.shape:  # class probabilities
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.ndim == 1 else 1
+    log_p = log_softmax(input, class_dim)
+    if target.shape == input.shape and label_smoothing:  # mix in the uniform distribution
+        target = target * (1 - label_smoothing) + label_smoothing / input.shape[class_dim]
+    if target.shape == input.shape:  # class probabilities
         if target._data.dtype.kind != "f":
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {scalar_type(target)}")
-        if weight is not None and weight._data.dtype != x._data.dtype:
+        if weight is not None and weight._data.dtype != input._data.dtype:
             raise RuntimeError(
-                f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")
+                f"expected scalar type {scalar_type(input)} but found {scalar_type(weight)}")
         per_class = target * log_p if weight is None else target * log_p * weight
         losses = -per_class.sum(class_dim)
         if reduction == "mean":
-            return losses.sum() / (x.shape[0] if x.ndim == 2 else 1)
+            return losses.sum() / (input.shape[0] if input.ndim == 2 else 1)
         return losses.sum() if reduction == "sum" else losses
-    return nll_loss(log_p, target, weight, ignore_index, reduction)
+    nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if not label_smoothing:
+        return nll
+    return (1 - label_smoothing) * nll + _smoothing_term(
+        log_p, target, weight, ignore_index, reduction) * (label_smoothing / log_p.shape[class_dim])
+
+
+def _smoothing_term(log_p, target, weight, ignore_index, reduction):
+    """PyTorch's label-smoothing term: -Σ_c w_c log p_c per sample (0 where the target is
+    ignored), averaged with the same denominator as the nll loss."""
+    class_dim = 0 if log_p.ndim == 1 else 1
+    weighted = log_p if weight is None else log_p * weight.reshape(
+        [-1 if d == class_dim else 1 for d in range(log_p.ndim)])
+    ignored = target == ignore_index
+    smooth = where(ignored, 0.0, -weighted.sum(class_dim))
+    if reduction == "none":
+        return smooth
+    if reduction == "sum":
+        return smooth.sum()
+    kept = target[~ignored]
+    return smooth.sum() / (weight[kept].sum() if weight is not None else (~ignored).sum())
 
 
 # --- binary cross-entropy ----------------------------------------------------------------------
@@ -192,6 +221,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     As in PyTorch the loss has the target's dtype (it is computed into ``1 - target``), so a
     float64 target makes a float64 loss, and an integer target is refused.
     """
+    reduction = legacy_reduction(size_average, reduce, reduction)
     if input.shape != target.shape:
         raise ValueError(
             f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
@@ -259,20 +289,22 @@ class BinaryCrossEntropy(Function):
         return dx, dy, None, None
 
 
-def binary_cross_entropy(x: Tensor, y: Tensor, weight: Tensor | None = None,
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: bool | None = None, reduce: bool | None = None,
                          reduction: str = "mean") -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
-    same_device(x, y, weight)
-    if x.shape != y.shape:
+    same_device(input, target, weight)
+    if input.shape != target.shape:
         raise ValueError(
-            f"Using a target size ({y.shape!r}) that is different to the input size "
-            f"({x.shape!r}) is deprecated. Please ensure they have the same size.")
-    if y._data.dtype != x._data.dtype:
-        raise RuntimeError(f"Found dtype {scalar_type(y)} but expected {scalar_type(x)}")
-    xd = x._data
+            f"Using a target size ({target.shape!r}) that is different to the input size "
+            f"({input.shape!r}) is deprecated. Please ensure they have the same size.")
+    if target._data.dtype != input._data.dtype:
+        raise RuntimeError(f"Found dtype {scalar_type(target)} but expected {scalar_type(input)}")
+    xd = input._data
     if ((xd < 0) | (xd > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
-    return BinaryCrossEntropy.apply(x, y, weight, reduction)
+    return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 
 # --- KL divergence -----------------------------------------------------------------------------
@@ -317,22 +349,25 @@ _KL_MEAN_WARNING = (
 )
 
 
-def kl_div(x: Tensor, target: Tensor, reduction: str = "mean", log_target: bool = False) -> Tensor:
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
+           reduce: bool | None = None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
     """KL(target ‖ p) with ``x`` = log p:  Σ target · (log target - x)  (or, with
     ``log_target=True``, Σ e^target · (target - x)). Built from tensor ops, as PyTorch does,
     so its graph is ``SubBackward0`` over ``XlogyBackward0`` and ``MulBackward0``."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if x._data.dtype.kind not in "fc" or target._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fc" or target._data.dtype.kind not in "fc":
         raise RuntimeError("kl_div: Integral inputs not supported.")
-    same_device(x, target)
+    same_device(input, target)
     if log_target:
-        losses = target.exp() * (target - x)
+        losses = target.exp() * (target - input)
     else:
-        losses = xlogy(target, target) - target * x
+        losses = xlogy(target, target) - target * input
     if reduction == "mean":
         warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
         return losses.mean()
     if reduction == "batchmean":
-        return losses.sum() / x.shape[0] if x.ndim else losses.sum()
+        return losses.sum() / input.shape[0] if input.ndim else losses.sum()
     return losses.sum() if reduction == "sum" else losses

@@ -227,20 +227,21 @@ def _name(t, case=str) -> str:
     return case(names.get(str(t._data.dtype), str(t._data.dtype)))
 
 
-def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, int] = 1,
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
+           stride: int | tuple[int, int] = 1,
            padding: int | tuple[int, int] | str = 0, dilation: int | tuple[int, int] = 1,
            groups: int = 1) -> Tensor:
     """PyTorch's ``F.conv2d``: (N, C, H, W) or unbatched (C, H, W) input."""
-    same_device(x, weight, bias)
-    if x._data.dtype.kind == "b":
+    same_device(input, weight, bias)
+    if input._data.dtype.kind == "b":
         raise NotImplementedError('"slow_conv2d_cpu" not implemented for \'Bool\'')
-    stride, pads, dilation = conv2d_geometry(x.shape, weight.shape, stride, padding, dilation,
+    stride, pads, dilation = conv2d_geometry(input.shape, weight.shape, stride, padding, dilation,
                                              groups)
-    unbatched = x.ndim == 3
+    unbatched = input.ndim == 3
     if unbatched:
-        x = x.unsqueeze(0)
-    message = conv2d_check(x, weight, bias, stride, pads, dilation, groups)
+        input = input.unsqueeze(0)
+    message = conv2d_check(input, weight, bias, stride, pads, dilation, groups)
     if message:
         raise RuntimeError(message)
-    out = Convolution.apply(x, weight, bias, stride, pads, dilation, groups)
+    out = Convolution.apply(input, weight, bias, stride, pads, dilation, groups)
     return out.squeeze(0) if unbatched else out

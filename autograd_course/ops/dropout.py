@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
 
 
-def dropout(x: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False,
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False,
             generator: random.Generator | None = None) -> Tensor:
     """Zero each element with probability p and scale the rest by 1/(1-p).
 
@@ -22,18 +22,18 @@ def dropout(x: Tensor, p: float = 0.5, training: bool = True, inplace: bool = Fa
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
-        return x
-    if x._data.dtype.kind not in "fc":
+        return input
+    if input._data.dtype.kind not in "fc":
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
-                           f"{scalar_type(x)}")
+                           f"{scalar_type(input)}")
     gen = generator or random.default_generator
-    xp = x._xp
+    xp = input._xp
     if p == 1.0:
-        noise = xp.zeros(x.shape, dtype=x._data.dtype)
+        noise = xp.zeros(input.shape, dtype=input._data.dtype)
     else:
-        keep = gen.bernoulli(tuple(x.shape), 1.0 - p, x._data.dtype)
-        noise = xp.asarray(keep / x._data.dtype.type(1.0 - p))
-    mask = x._new(noise)
+        keep = gen.bernoulli(tuple(input.shape), 1.0 - p, input._data.dtype)
+        noise = xp.asarray(keep / input._data.dtype.type(1.0 - p))
+    mask = input._new(noise)
     if inplace:
-        return x.mul_(mask)
-    return x * mask
+        return input.mul_(mask)
+    return input * mask

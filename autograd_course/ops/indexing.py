@@ -191,7 +191,7 @@ def _convert(part, xp):
                 raise RuntimeError("indices should be either on cpu or on the same device as "
                                    "the indexed tensor (cpu)")
             array = xp.asarray(array)
-    elif isinstance(part, (list, tuple)):
+    elif isinstance(part, (list, tuple, range)):  # x[range(n), target]: a list of indices
         array = xp.asarray(part) if len(part) else xp.zeros(0, dtype=xp.int64)
     elif hasattr(part, "dtype"):  # a NumPy (or CuPy) array
         array = xp.asarray(part)
@@ -321,10 +321,10 @@ def _select(x, dim: int, index: int, position: int):
     return Select.apply(x, (slice(None),) * dim + (index, Ellipsis))
 
 
-def select(x: Tensor, dim: int, index: int) -> Tensor:
+def select(input: Tensor, dim: int, index: int) -> Tensor:
     """``x.select(dim, index)``: the same as ``x[:, ..., index]`` with ``index`` at ``dim``."""
-    dim = normalize_dim(dim, x.ndim)
-    return _select(x, dim, index, dim)
+    dim = normalize_dim(dim, input.ndim)
+    return _select(input, dim, index, dim)
 
 
 def index_sources(key: object) -> tuple:

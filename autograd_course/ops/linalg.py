@@ -164,36 +164,36 @@ class Addmm(Function):
                 *_mm_grads(ctx, grad, a, b, need_a, need_b))
 
 
-def mm(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
+def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix × matrix."""
     if out is not None:
-        return write_out(out, mm, a, b)
-    if a.ndim != 2 or b.ndim != 2:
-        raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
-    return matmul(a, b)
+        return write_out(out, mm, input, mat2)
+    if input.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError("self must be a matrix" if input.ndim != 2 else "mat2 must be a matrix")
+    return matmul(input, mat2)
 
 
-def mv(a: Tensor, x: Tensor) -> Tensor:
+def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Matrix × vector."""
-    if a.ndim != 2 or x.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {x.ndim}")
-    return matmul(a, x)
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
+    return matmul(input, vec)
 
 
-def dot(x: Tensor, y: Tensor) -> Tensor:
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Vector · vector."""
-    if x.ndim != 1 or y.ndim != 1:
+    if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(
-            f"1D tensors expected, but got {x.ndim}D and {y.ndim}D tensors"
+            f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors"
         )
-    if x._data.dtype != y._data.dtype:
-        raise _dtype_error(x, y)
-    return Dot.apply(x, y)
+    if input._data.dtype != tensor._data.dtype:
+        raise _dtype_error(input, tensor)
+    return Dot.apply(input, tensor)
 
 
-def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
-    same_device(bias, a, b)
-    return Addmm.apply(bias, a, b)
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    same_device(input, mat1, mat2)
+    return Addmm.apply(input, mat1, mat2)
 
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
@@ -233,7 +233,7 @@ def _batch_error(a_shape, b_shape) -> RuntimeError:
     )
 
 
-def matmul(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
+def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix product with PyTorch's rules for 1-d, 2-d and batched operands.
 
     1-d @ 1-d is a dot product, 2-d @ 1-d a matrix-vector product, 1-d @ 2-d becomes
@@ -241,53 +241,56 @@ def matmul(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
     dims is a batched product whose leading dims broadcast.
     """
     if out is not None:
-        return write_out(out, matmul, a, b)
-    for position, (name, t) in enumerate((("input", a), ("other", b)), start=1):
+        return write_out(out, matmul, input, other)
+    for position, (name, t) in enumerate((("input", input), ("other", other)), start=1):
         if not is_tensor(t):
             raise TypeError(f"matmul(): argument '{name}' (position {position}) must be Tensor, "
                             f"not {type(t).__name__}")
-    if a._device != b._device:
+    if input._device != other._device:
         raise RuntimeError(
             "Expected all tensors to be on the same device, but found at least two devices, "
-            f"{a._device} and {b._device}!"
+            f"{input._device} and {other._device}!"
         )
-    if a.ndim == 0 or b.ndim == 0:
+    if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and "
-            f"{b.ndim}D"
+            f"both arguments to matmul need to be at least 1D, but they are {input.ndim}D and "
+            f"{other.ndim}D"
         )
-    if a._data.dtype != b._data.dtype:
-        raise _dtype_error(a, b)
-    if a._data.dtype.kind == "b":  # PyTorch has no bool matrix kernels
-        kernel = ("dot" if a.ndim == 1 and b.ndim == 1 else "addmv_impl_cpu" if b.ndim == 1
-                  else "addmm_impl_cpu_" if b.ndim == 2 else "bmm")
-        raise not_implemented(kernel, a)
-    if a.ndim == 1 and b.ndim == 1:
-        return dot(a, b)
-    if b.ndim == 1:
-        if a.shape[-1] != b.shape[0]:
-            rows = a.numel() // a.shape[-1]
-            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{a.shape[-1]}), "
-                               f"vec ({b.shape[0]})")
-        if a.ndim == 2:
-            return Mv.apply(a, b)
-        return MatmulSqueeze.apply(BatchedMatmul.apply(a, b.unsqueeze(1)), (a.ndim - 1,))
-    if b.ndim == 2:
-        if a.shape[-1] != b.shape[0]:
-            rows = a.numel() // a.shape[-1] if a.ndim > 1 else 1
-            raise _shape_error(a, b, shape_a=f"{rows}x{a.shape[-1]}")
-        if a.ndim == 1:
-            return MatmulSqueeze.apply(Mm.apply(a.unsqueeze(0), b), (0,))
-        if a.ndim == 2:
-            return Mm.apply(a, b)
-        return BatchedMatmul.apply(a, b)
-    a_shape = (1,) + tuple(a.shape) if a.ndim == 1 else tuple(a.shape)
+    if input._data.dtype != other._data.dtype:
+        raise _dtype_error(input, other)
+    if input._data.dtype.kind == "b":  # PyTorch has no bool matrix kernels
+        kernel = ("dot" if input.ndim == 1 and other.ndim == 1
+                  else "addmv_impl_cpu" if other.ndim == 1
+                  else "addmm_impl_cpu_" if other.ndim == 2 else "bmm")
+        raise not_implemented(kernel, input)
+    if input.ndim == 1 and other.ndim == 1:
+        return dot(input, other)
+    if other.ndim == 1:
+        if input.shape[-1] != other.shape[0]:
+            rows = input.numel() // input.shape[-1]
+            raise RuntimeError(f"size mismatch, got input ({rows}), mat "
+                               f"({rows}x{input.shape[-1]}), vec ({other.shape[0]})")
+        if input.ndim == 2:
+            return Mv.apply(input, other)
+        return MatmulSqueeze.apply(BatchedMatmul.apply(input, other.unsqueeze(1)),
+                                   (input.ndim - 1,))
+    if other.ndim == 2:
+        if input.shape[-1] != other.shape[0]:
+            rows = input.numel() // input.shape[-1] if input.ndim > 1 else 1
+            raise _shape_error(input, other, shape_a=f"{rows}x{input.shape[-1]}")
+        if input.ndim == 1:
+            return MatmulSqueeze.apply(Mm.apply(input.unsqueeze(0), other), (0,))
+        if input.ndim == 2:
+            return Mm.apply(input, other)
+        return BatchedMatmul.apply(input, other)
+    a_shape = (1,) + tuple(input.shape) if input.ndim == 1 else tuple(input.shape)
     try:
-        np.broadcast_shapes(a_shape[:-2], b.shape[:-2])
+        np.broadcast_shapes(a_shape[:-2], other.shape[:-2])
     except ValueError:
-        raise broadcast_error(a_shape[:-2], b.shape[:-2]) from None
-    if a_shape[-1] != b.shape[-2]:
-        raise _batch_error(a_shape, b.shape)
-    if a.ndim == 1:
-        return MatmulSqueeze.apply(BatchedMatmul.apply(a.unsqueeze(0), b), (b.ndim - 2,))
-    return BatchedMatmul.apply(a, b)
+        raise broadcast_error(a_shape[:-2], other.shape[:-2]) from None
+    if a_shape[-1] != other.shape[-2]:
+        raise _batch_error(a_shape, other.shape)
+    if input.ndim == 1:
+        return MatmulSqueeze.apply(BatchedMatmul.apply(input.unsqueeze(0), other),
+                                   (other.ndim - 2,))
+    return BatchedMatmul.apply(input, other)

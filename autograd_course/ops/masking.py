@@ -64,20 +64,20 @@ class MaskedFillTensor(Function):
         return grad_x, None, grad_value
 
 
-def masked_fill(x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
+def masked_fill(input: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
     """A copy of ``x`` with ``value`` wherever the boolean ``mask`` is True."""
     if mask._data.dtype.kind != "b":
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{mask.dtype.name.replace('int64', 'long int')}")
-    same_device(x, mask)
+    same_device(input, mask)
     if is_tensor(value):
         if value.ndim != 0:
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s).")
-        return MaskedFillTensor.apply(x, mask._data, value)
-    return MaskedFill.apply(x, mask._data, value)
+        return MaskedFillTensor.apply(input, mask._data, value)
+    return MaskedFill.apply(input, mask._data, value)
 
 
 def masked_fill_(x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
@@ -125,14 +125,14 @@ def index_put_(x: Tensor, indices: tuple[Tensor, ...], values: Tensor,
     return apply_inplace(x, IndexPutAccumulate.apply(x, array_key, values))
 
 
-def nonzero(x: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
+def nonzero(input: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     """The indices of the non-zero elements: an (n, ndim) int64 tensor, or one index tensor
     per dimension with ``as_tuple=True`` (what ``where(condition)`` returns)."""
-    xp = x._xp
-    found = xp.nonzero(x._data) if x.ndim else xp.nonzero(x._data.reshape(1))
+    xp = input._xp
+    found = xp.nonzero(input._data) if input.ndim else xp.nonzero(input._data.reshape(1))
     if as_tuple:
-        return tuple(x._new(i.astype("int64")) for i in found)
-    return x._new(xp.stack(found, axis=1).astype("int64") if found else
+        return tuple(input._new(i.astype("int64")) for i in found)
+    return input._new(xp.stack(found, axis=1).astype("int64") if found else
                   xp.zeros((0, 0), dtype="int64"))
 
 
@@ -145,6 +145,6 @@ def where(condition: Tensor, input: Tensor | float | None = None,  # PyTorch's n
     return choose(condition, input, other)
 
 
-def argwhere(x: Tensor) -> Tensor:
+def argwhere(input: Tensor) -> Tensor:
     """Same as ``nonzero(x)``: one row of indices per non-zero element."""
-    return nonzero(x)
+    return nonzero(input)

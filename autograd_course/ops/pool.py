@@ -137,15 +137,15 @@ class MaxPool2DGrad(FirstOrderOnly):
         return grad._new(xp.ascontiguousarray(dx.reshape(x_shape)))
 
 
-def max_pool2d(x: Tensor, kernel_size: int | tuple[int, int],
+def max_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
                stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
                dilation: int | tuple[int, int] = 1, ceil_mode: bool = False) -> Tensor:
     """PyTorch's ``F.max_pool2d`` (without ``return_indices``)."""
-    if x._data.dtype.kind == "b":
-        raise not_implemented("max_pool2d", x)
+    if input._data.dtype.kind == "b":
+        raise not_implemented("max_pool2d", input)
     kernel, stride, _, dilation, out_hw, pads = pool_geometry(
-        x, kernel_size, stride, padding, dilation, ceil_mode)
-    return MaxPool2D.apply(x, kernel, stride, dilation, out_hw, pads)
+        input, kernel_size, stride, padding, dilation, ceil_mode)
+    return MaxPool2D.apply(input, kernel, stride, dilation, out_hw, pads)
 
 
 def _avg_divisor(size, kernel, stride, pad, out, count_include_pad):
@@ -195,26 +195,27 @@ class AvgPool2DGrad(FirstOrderOnly):
         return grad._new(xp.ascontiguousarray(dx.reshape(x_shape)))
 
 
-def avg_pool2d(x: Tensor, kernel_size: int | tuple[int, int],
+def avg_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
                stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
                ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: int | None = None) -> Tensor:
     """PyTorch's ``F.avg_pool2d`` (integers: int64 only, as in PyTorch)."""
-    if x._data.dtype.kind == "b" or x._data.dtype.kind in "iu" and x._data.dtype.itemsize < 8:
-        raise not_implemented("avg_pool2d", x)
+    kind = input._data.dtype
+    if kind.kind == "b" or kind.kind in "iu" and kind.itemsize < 8:
+        raise not_implemented("avg_pool2d", input)
     kernel, stride, padding, _, out_hw, pads = pool_geometry(
-        x, kernel_size, stride, padding, 1, ceil_mode)
+        input, kernel_size, stride, padding, 1, ceil_mode)
     if divisor_override is not None:
         if divisor_override == 0:
             raise RuntimeError("divisor must be not zero")
         divisor = float(divisor_override)
     else:
         dh, dw = (_avg_divisor(s, k, st, p, o, count_include_pad)
-                  for s, k, st, p, o in zip(x.shape[-2:], kernel, stride, padding, out_hw))
+                  for s, k, st, p, o in zip(input.shape[-2:], kernel, stride, padding, out_hw))
         divisor = (dh[:, None] * dw[None, :]).astype(np.float64)
-        if x._device.type != "cpu":
-            divisor = x._xp.asarray(divisor)
-    return AvgPool2D.apply(x, kernel, stride, out_hw, pads, divisor)
+        if input._device.type != "cpu":
+            divisor = input._xp.asarray(divisor)
+    return AvgPool2D.apply(input, kernel, stride, out_hw, pads, divisor)
 
 
 def _adaptive_matrix(xp, size: int, out: int, dtype):
@@ -248,21 +249,21 @@ class AdaptiveAvgPool2DGrad(AdaptiveAvgPool2D):
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
 
 
-def adaptive_avg_pool2d(x: Tensor, output_size: int | tuple[int, int]) -> Tensor:
+def adaptive_avg_pool2d(input: Tensor, output_size: int | tuple[int, int]) -> Tensor:
     """PyTorch's ``F.adaptive_avg_pool2d``; a 1x1 output is a plain ``mean`` (as in PyTorch)."""
-    if x.ndim not in (3, 4):
+    if input.ndim not in (3, 4):
         raise RuntimeError(
-            f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(x.shape)}")
-    h, w = x.shape[-2:]
+            f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    h, w = input.shape[-2:]
     oh, ow = pair(output_size)
     oh, ow = h if oh is None else oh, w if ow is None else ow
     if oh < 0 or ow < 0:
         raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than "
                            f"or equal to 0 but received {{{oh}, {ow}}}")
-    if x._data.dtype.kind not in "fc" and (oh, ow) != (1, 1):
-        raise not_implemented("adaptive_avg_pool2d", x)
+    if input._data.dtype.kind not in "fc" and (oh, ow) != (1, 1):
+        raise not_implemented("adaptive_avg_pool2d", input)
     if (oh, ow) == (1, 1):
-        return x.mean((-2, -1), keepdim=True)
-    dtype = x._data.dtype
-    return AdaptiveAvgPool2D.apply(x, _adaptive_matrix(x._xp, h, oh, dtype),
-                                   _adaptive_matrix(x._xp, w, ow, dtype))
+        return input.mean((-2, -1), keepdim=True)
+    dtype = input._data.dtype
+    return AdaptiveAvgPool2D.apply(input, _adaptive_matrix(input._xp, h, oh, dtype),
+                                   _adaptive_matrix(input._xp, w, ow, dtype))

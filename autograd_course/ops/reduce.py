@@ -195,22 +195,26 @@ class MinDim(MaxDim):
     _pick = "argmin"
 
 
-def sum(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
-        dtype: dtypes.dtype | None = None) -> Tensor:
+def sum(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+        dtype: dtypes.dtype | None = None, keepdims: bool | None = None) -> Tensor:
+    """``keepdims`` is NumPy's spelling of ``keepdim``, which PyTorch accepts too."""
+    keepdim = keepdim if keepdims is None else keepdims
     if dtype is not None:
-        x = x.to(dtype)
+        input = input.to(dtype)
     if dim is None:
-        return SumAll.apply(x, _dims(None, x.ndim), False)
-    return Sum.apply(x, _dims(dim, x.ndim), keepdim)
+        return SumAll.apply(input, _dims(None, input.ndim), False)
+    return Sum.apply(input, _dims(dim, input.ndim), keepdim)
 
 
-def mean(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
-         dtype: dtypes.dtype | None = None) -> Tensor:
+def mean(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+         dtype: dtypes.dtype | None = None, keepdims: bool | None = None) -> Tensor:
+    """``keepdims`` is NumPy's spelling of ``keepdim``, which PyTorch accepts too."""
+    keepdim = keepdim if keepdims is None else keepdims
     if dtype is not None:
-        x = x.to(dtype)
+        input = input.to(dtype)
     if dim is None:
-        return MeanAll.apply(x, _dims(None, x.ndim), False)
-    return Mean.apply(x, _dims(dim, x.ndim), keepdim)
+        return MeanAll.apply(input, _dims(None, input.ndim), False)
+    return Mean.apply(input, _dims(dim, input.ndim), keepdim)
 
 
 def sum_to_size(x: Tensor, *size: int | tuple[int, ...]) -> Tensor:
@@ -225,16 +229,16 @@ def sum_to_size(x: Tensor, *size: int | tuple[int, ...]) -> Tensor:
 
 
 # --- logical reductions: no gradient ---------------------------------------------------------
-def all(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+def all(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """True where every element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
-    out = x._xp.asarray(x._data.all(axis=dim, keepdims=keepdim))
-    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
+    out = input._xp.asarray(input._data.all(axis=dim, keepdims=keepdim))
+    return input._new(out.astype(input._xp.uint8) if input._data.dtype == input._xp.uint8 else out)
 
 
-def any(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+def any(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """True where some element is non-zero (a uint8 tensor gives uint8, as in PyTorch)."""
-    out = x._xp.asarray(x._data.any(axis=dim, keepdims=keepdim))
-    return x._new(out.astype(x._xp.uint8) if x._data.dtype == x._xp.uint8 else out)
+    out = input._xp.asarray(input._data.any(axis=dim, keepdims=keepdim))
+    return input._new(out.astype(input._xp.uint8) if input._data.dtype == input._xp.uint8 else out)
 
 
 
@@ -284,26 +288,26 @@ def _nonempty(x, dims, name: str) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def max(x: Tensor, dim: int | Tensor | None = None,
+def max(input: Tensor, dim: int | Tensor | None = None,
         keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The largest element (no ``dim``), or (values, indices) of the largest along ``dim``."""
-    return _reduce_pick(x, dim, keepdim, MaxAll, MaxDim, "max")
+    return _reduce_pick(input, dim, keepdim, MaxAll, MaxDim, "max")
 
 
-def min(x: Tensor, dim: int | Tensor | None = None,
+def min(input: Tensor, dim: int | Tensor | None = None,
         keepdim: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The smallest element (no ``dim``), or (values, indices) of the smallest along ``dim``."""
-    return _reduce_pick(x, dim, keepdim, MinAll, MinDim, "min")
+    return _reduce_pick(input, dim, keepdim, MinAll, MinDim, "min")
 
 
-def amax(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+def amax(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """The largest values over ``dim`` (all dims when None), without indices."""
-    return Amax.apply(x, _pick_dims(x, dim, "amax"), keepdim)
+    return Amax.apply(input, _pick_dims(input, dim, "amax"), keepdim)
 
 
-def amin(x: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+def amin(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
     """The smallest values over ``dim`` (all dims when None), without indices."""
-    return Amin.apply(x, _pick_dims(x, dim, "amin"), keepdim)
+    return Amin.apply(input, _pick_dims(input, dim, "amin"), keepdim)
 
 
 def _pick_dims(x, dim, name: str) -> tuple:
@@ -333,11 +337,11 @@ def _arg(x, dim, keepdim, pick):
     return x._new(xp.asarray(idx, dtype=xp.int64))
 
 
-def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
-    return _arg(x, dim, keepdim, "argmax")
+    return _arg(input, dim, keepdim, "argmax")
 
 
-def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
-    return _arg(x, dim, keepdim, "argmin")
+    return _arg(input, dim, keepdim, "argmin")

@@ -18,6 +18,7 @@ from ._util import (
     broadcast_shape,
     cast_to,
     check_reduction,
+    legacy_reduction,
     not_implemented,
     reduce_loss,
     result_type,
@@ -57,23 +58,27 @@ class MseLoss(Function):
         return (dx if need_x else None), (-dx if need_y else None), None
 
 
-def mse_loss(x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """mean((x - y)²), in the dtype x and y promote to (float32 input, int64 target: float32)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
-    same_device(x, y)
-    _size_warning(x, y)
-    dtype = result_type(x, y)
+    same_device(input, target)
+    _size_warning(input, target)
+    dtype = result_type(input, target)
     if dtype.kind not in "fc":
         raise not_implemented("mse_cpu", dtype)
-    x, y = cast_to(dtype, x, y)
-    return MseLoss.apply(x, y, reduction)
+    input, target = cast_to(dtype, input, target)
+    return MseLoss.apply(input, target, reduction)
 
 
-def l1_loss(x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """mean |x - y|: PyTorch builds it from sub, abs and mean, and so do we."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
-    _size_warning(x, y)
-    losses = (x - y).abs()
+    _size_warning(input, target)
+    losses = (input - target).abs()
     if reduction == "none":
         return losses
     return losses.mean() if reduction == "mean" else losses.sum()
@@ -209,22 +214,25 @@ def _broadcast(x, y):
     return broadcast_shape(x.shape, y.shape)
 
 
-def huber_loss(x: Tensor, y: Tensor, reduction: str = "mean", delta: float = 1.0,
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight: Tensor | None = None) -> Tensor:
     """Huber loss: squared error for |x - y| < δ, absolute error (times δ) beyond."""
     check_reduction(reduction)
     if weight is not None:
         raise NotImplementedError("huber_loss: weight= is not implemented in autograd_course")
-    x, y = _pair(x, y, keep_input_dtype=True)
-    return HuberLoss.apply(x, y, reduction, delta)
+    input, target = _pair(input, target, keep_input_dtype=True)
+    return HuberLoss.apply(input, target, reduction, delta)
 
 
-def smooth_l1_loss(x: Tensor, y: Tensor, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                   reduce: bool | None = None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
     """Smooth L1: ½d²/β for |d| < β, |d| - ½β beyond (β = 0 is the L1 loss, as in PyTorch)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
-        return l1_loss(x, y, reduction)
-    x, y = _pair(x, y)
-    return SmoothL1Loss.apply(x, y, reduction, beta)
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _pair(input, target)
+    return SmoothL1Loss.apply(input, target, reduction, beta)

@@ -234,9 +234,9 @@ def _shape_arg(shape) -> tuple:
     return tuple(shape[0]) if len(shape) == 1 and not isinstance(shape[0], int) else tuple(shape)
 
 
-def reshape(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
+def reshape(input: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
     """Same elements, new shape (one entry may be -1: inferred)."""
-    return View.apply(x, _shape_arg(shape))
+    return View.apply(input, _shape_arg(shape))
 
 
 def view(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
@@ -268,16 +268,16 @@ def matrix_transpose(x: Tensor) -> Tensor:
     return transpose(x, -2, -1)
 
 
-def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
-    n = x.ndim
-    return Transpose.apply(x, normalize_dim(dim0, n), normalize_dim(dim1, n))
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    n = input.ndim
+    return Transpose.apply(input, normalize_dim(dim0, n), normalize_dim(dim1, n))
 
 
-def t(x: Tensor) -> Tensor:
+def t(input: Tensor) -> Tensor:
     """Transpose a matrix (a 0-d or 1-d tensor is returned as it is, still recorded)."""
-    if x.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return T.apply(x)
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return T.apply(input)
 
 
 def numpy_t(x: Tensor) -> Tensor:
@@ -294,38 +294,38 @@ def numpy_t(x: Tensor) -> Tensor:
     return Permute.apply(x, tuple(reversed(range(x.ndim))))
 
 
-def permute(x: Tensor, *dims: int | tuple[int, ...]) -> Tensor:
+def permute(input: Tensor, *dims: int | tuple[int, ...]) -> Tensor:
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _shape_arg(dims)
-    if len(dims) != x.ndim:
+    if len(dims) != input.ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {input.ndim} is not "
             f"equal to len(dims) = {len(dims)}"
         )
-    dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+    dims = tuple(normalize_dim(d, input.ndim) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return Permute.apply(x, dims)
+    return Permute.apply(input, dims)
 
 
-def unsqueeze(x: Tensor, dim: int) -> Tensor:
-    return Unsqueeze.apply(x, normalize_dim(dim, x.ndim + 1))
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
+    return Unsqueeze.apply(input, normalize_dim(dim, input.ndim + 1))
 
 
-def squeeze(x: Tensor, dim: int | tuple[int, ...] | None = None) -> Tensor:
+def squeeze(input: Tensor, dim: int | tuple[int, ...] | None = None) -> Tensor:
     """Drop dims of size 1: all of them, or those among ``dim`` (others are left alone)."""
     if dim is None:
-        return Squeeze.apply(x, tuple(i for i, n in enumerate(x.shape) if n == 1))
+        return Squeeze.apply(input, tuple(i for i, n in enumerate(input.shape) if n == 1))
     if isinstance(dim, int):
-        d = normalize_dim(dim, x.ndim)
-        return SqueezeDim.apply(x, (d,) if x.ndim and x.shape[d] == 1 else ())
-    dims = tuple(normalize_dim(d, x.ndim) for d in dim)
+        d = normalize_dim(dim, input.ndim)
+        return SqueezeDim.apply(input, (d,) if input.ndim and input.shape[d] == 1 else ())
+    dims = tuple(normalize_dim(d, input.ndim) for d in dim)
     for d in dims:
         if dims.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return SqueezeDims.apply(x, tuple(d for d in dims if x.ndim and x.shape[d] == 1))
+    return SqueezeDims.apply(input, tuple(d for d in dims if input.ndim and input.shape[d] == 1))
 
 
 def expand(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
@@ -356,19 +356,19 @@ def expand(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
     return Expand.apply(x, tuple(target))
 
 
-def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims ``start_dim..end_dim`` into one."""
-    if x.ndim == 0:
-        return reshape(x, (1,))
-    start, end = normalize_dim(start_dim, x.ndim), normalize_dim(end_dim, x.ndim)
+    if input.ndim == 0:
+        return reshape(input, (1,))
+    start, end = normalize_dim(start_dim, input.ndim), normalize_dim(end_dim, input.ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    shape = x.shape
+    shape = input.shape
     middle = 1
     for s in shape[start:end + 1]:
         middle *= s
-    return reshape(x, tuple(shape[:start]) + (middle,) + tuple(shape[end + 1:]))
+    return reshape(input, tuple(shape[:start]) + (middle,) + tuple(shape[end + 1:]))
 
 
-def clone(x: Tensor) -> Tensor:
-    return Clone.apply(x)
+def clone(input: Tensor) -> Tensor:
+    return Clone.apply(input)

@@ -112,16 +112,16 @@ def _softmax_input(x, dim, dtype, name):
     return x, dim
 
 
-def softmax(x: Tensor, dim: int | None = None, _stacklevel: int = 3,
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
             dtype: dtypes.dtype | None = None) -> Tensor:
     """e^x / Σ e^x along ``dim``; ``dtype=`` casts the input first (``ToCopyBackward0``),
     which PyTorch recommends against overflow in float16."""
-    x, dim = _softmax_input(x, dim, dtype, "softmax")
-    return Softmax.apply(x, dim)
+    input, dim = _softmax_input(input, dim, dtype, "softmax")
+    return Softmax.apply(input, dim)
 
 
-def log_softmax(x: Tensor, dim: int | None = None, _stacklevel: int = 3,
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                 dtype: dtypes.dtype | None = None) -> Tensor:
     """x - log Σ e^x along ``dim``; ``dtype=`` casts the input first."""
-    x, dim = _softmax_input(x, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(x, dim)
+    input, dim = _softmax_input(input, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(input, dim)

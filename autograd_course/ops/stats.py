@@ -156,30 +156,30 @@ def _correction(unbiased, correction) -> float:
     return 1 if unbiased is None or unbiased else 0
 
 
-def var(x: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
+def var(input: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
         keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Variance over ``dim`` (all dims when None); unbiased (n - 1) unless told otherwise."""
-    _floating(x, _VAR_DTYPE)
-    return Var.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
+    _floating(input, _VAR_DTYPE)
+    return Var.apply(input, _dims(dim, input.ndim), _correction(unbiased, correction), keepdim)
 
 
-def std(x: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
+def std(input: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
         keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Standard deviation: the square root of ``var``."""
-    _floating(x, _VAR_DTYPE)
-    return Std.apply(x, _dims(dim, x.ndim), _correction(unbiased, correction), keepdim)
+    _floating(input, _VAR_DTYPE)
+    return Std.apply(input, _dims(dim, input.ndim), _correction(unbiased, correction), keepdim)
 
 
-def norm(x: Tensor, p: float | str = 2, dim: int | tuple[int, ...] | None = None,
+def norm(input: Tensor, p: float | str = 2, dim: int | tuple[int, ...] | None = None,
          keepdim: bool = False) -> Tensor:
     """The p-norm of the flattened tensor, or of each slice along ``dim``; ``p='fro'`` is 2."""
     if p == "fro" or p is None:
         p = 2
     if isinstance(p, str):
         raise RuntimeError(f"norm(): unsupported norm type {p!r}")
-    _floating(x, "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+    _floating(input, "linalg.vector_norm: Expected a floating point or complex tensor as input. "
                  "Got {}")
-    return Norm.apply(x, float(p), _dims(dim, x.ndim), keepdim)
+    return Norm.apply(input, float(p), _dims(dim, input.ndim), keepdim)
 
 
 def _floating(x, message: str) -> None:

@@ -278,74 +278,74 @@ class Clamp(Function):
 
 # Float functions of an integer or bool tensor compute in the default float type (float32),
 # as PyTorch's do: ``floating`` casts such inputs first.
-def exp(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+def exp(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if out is not None:
-        return write_out(out, exp, x)
-    return Exp.apply(floating(x))
+        return write_out(out, exp, input)
+    return Exp.apply(floating(input))
 
 
-def log(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+def log(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if out is not None:
-        return write_out(out, log, x)
-    return Log.apply(floating(x))
+        return write_out(out, log, input)
+    return Log.apply(floating(input))
 
 
-def sqrt(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+def sqrt(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if out is not None:
-        return write_out(out, sqrt, x)
-    return Sqrt.apply(floating(x))
+        return write_out(out, sqrt, input)
+    return Sqrt.apply(floating(input))
 
 
-def abs(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+def abs(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if out is not None:
-        return write_out(out, abs, x)
-    if x._data.dtype.kind == "b":
-        raise not_implemented("abs_cpu", x)
-    return Abs.apply(x)
+        return write_out(out, abs, input)
+    if input._data.dtype.kind == "b":
+        raise not_implemented("abs_cpu", input)
+    return Abs.apply(input)
 
 
-def sign(x: Tensor) -> Tensor:
-    return Sign.apply(x)
+def sign(input: Tensor) -> Tensor:
+    return Sign.apply(input)
 
 
-def sin(x: Tensor) -> Tensor:
-    return Sin.apply(floating(x))
+def sin(input: Tensor) -> Tensor:
+    return Sin.apply(floating(input))
 
 
-def cos(x: Tensor) -> Tensor:
-    return Cos.apply(floating(x))
+def cos(input: Tensor) -> Tensor:
+    return Cos.apply(floating(input))
 
 
-def tanh(x: Tensor) -> Tensor:
-    return Tanh.apply(floating(x))
+def tanh(input: Tensor) -> Tensor:
+    return Tanh.apply(floating(input))
 
 
-def sigmoid(x: Tensor) -> Tensor:
-    return Sigmoid.apply(floating(x))
+def sigmoid(input: Tensor) -> Tensor:
+    return Sigmoid.apply(floating(input))
 
 
-def relu(x: Tensor) -> Tensor:
-    if x._data.dtype.kind == "b":
+def relu(input: Tensor) -> Tensor:
+    if input._data.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    return Relu.apply(x)
+    return Relu.apply(input)
 
 
-def clamp(x: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword names
+def clamp(input: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword names
           max: float | Tensor | None = None) -> Tensor:
     """min(max(x, min), max), in the dtype ``x`` and the bounds promote to (so an integer
     tensor clamped at 2.5 becomes float32, and a bool tensor clamped at 1 int64)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    target = result_type(x, min, max)
+    target = result_type(input, min, max)
     if target.kind == "b":
         kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
             "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
-        raise not_implemented(kernel, x)
+        raise not_implemented(kernel, input)
     check_fits(min, target)
     check_fits(max, target)
-    if target != x._data.dtype:
-        x = x.to(dtypes.from_numpy(target))
-    return Clamp.apply(x, min, max)
+    if target != input._data.dtype:
+        input = input.to(dtypes.from_numpy(target))
+    return Clamp.apply(input, min, max)
 
 
 clip = clamp

@@ -5,6 +5,8 @@ Call ``scheduler.step()`` once per epoch, after ``optimizer.step()``.
 
 from __future__ import annotations
 
+import math
+
 from .optimizer import Optimizer
 
 
@@ -80,3 +82,24 @@ class ExponentialLR(LRScheduler):
         if self.last_epoch == 0:
             return [group["lr"] for group in groups]
         return [group["lr"] * self.gamma for group in groups]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """Half a cosine from the starting rate down to ``eta_min`` over ``T_max`` epochs (then
+    back up), written as PyTorch's recursive form: each step scales the distance to
+    ``eta_min`` by the ratio of two consecutive cosine values."""
+
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,
+                 last_epoch: int = -1) -> None:
+        self.T_max, self.eta_min = T_max, eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        groups, t, n = self.optimizer.param_groups, self.last_epoch, self.T_max
+        if t == 0:
+            return [group["lr"] for group in groups]
+        if (t - 1 - n) % (2 * n) == 0:  # the bottom of the cosine: step back up
+            return [group["lr"] + (base - self.eta_min) * (1 - math.cos(math.pi / n)) / 2
+                    for base, group in zip(self.base_lrs, groups)]
+        ratio = (1 + math.cos(math.pi * t / n)) / (1 + math.cos(math.pi * (t - 1) / n))
+        return [ratio * (group["lr"] - self.eta_min) + self.eta_min for group in groups]

@@ -15,6 +15,7 @@ calls.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -78,48 +79,73 @@ def default_collate(batch):
         f"found {type(first).__name__}")
 
 
-class DataLoader:
-    """Iterate over ``dataset`` in mini-batches.
+def default_convert(data):
+    """One sample as a batch-less ``DataLoader`` (``batch_size=None``) gives it: NumPy arrays
+    become tensors, and a tuple becomes a list, as in PyTorch; the rest is left as it is."""
+    if isinstance(data, np.ndarray):
+        return _make_tensor(data)
+    if isinstance(data, dict):
+        return {key: default_convert(value) for key, value in data.items()}
+    if isinstance(data, (tuple, list)):
+        return [default_convert(d) for d in data]
+    return data
 
-    ``shuffle=True`` draws a new order on every pass; ``drop_last=True`` skips a final batch
-    smaller than ``batch_size``. ``generator`` (an ``ag.random.Generator``) makes the order
-    reproducible on its own.
-    """
 
-    def __init__(self, dataset: Dataset, batch_size: int | None = 1, shuffle: bool = False,
-                 drop_last: bool = False, collate_fn=None, generator=None) -> None:
-        if batch_size is not None and (not isinstance(batch_size, int) or batch_size <= 0):
-            raise ValueError(
-                f"batch_size should be a positive integer value, but got batch_size={batch_size}")
-        self.dataset, self.batch_size = dataset, batch_size
-        self.shuffle, self.drop_last = shuffle, drop_last
-        self.collate_fn = collate_fn
-        self.generator = generator
+class Sampler:
+    """Base class of the index orders a ``DataLoader`` can walk: implement ``__iter__``."""
+
+    def __iter__(self):
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    """0, 1, 2... in order."""
+
+    def __init__(self, data_source) -> None:
+        self.data_source = data_source
+
+    def __iter__(self):
+        return iter(range(len(self.data_source)))
 
     def __len__(self) -> int:
-        n = len(self.dataset)
-        if self.batch_size is None:
-            return n
-        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+        return len(self.data_source)
 
-    def _indices(self, gen):
-        """The sample order, drawn lazily the way PyTorch's RandomSampler draws it."""
-        n = len(self.dataset)
-        if not self.shuffle:
-            yield from range(n)
-            return
-        if self.generator is None:  # PyTorch: a fresh generator seeded from the global one
-            seed = int(gen.random_int64(()))
+
+class RandomSampler(Sampler):
+    """A random permutation per pass, drawn as PyTorch's ``RandomSampler`` draws it: a fresh
+    generator seeded from the global one (unless ``generator`` is given), then ``randperm``."""
+
+    def __init__(self, data_source, replacement: bool = False, num_samples: int | None = None,
+                 generator=None) -> None:
+        if replacement or num_samples is not None:
+            raise NotImplementedError("RandomSampler(replacement=, num_samples=) is not "
+                                      "supported here")
+        self.data_source, self.generator = data_source, generator
+
+    def __iter__(self):
+        n = len(self.data_source)
+        gen = self.generator
+        if gen is None:
+            seed = int(_random.default_generator.random_int64(()))
             gen = _random.Generator()
             gen.manual_seed(seed)
         yield from gen.randperm(n).tolist()
         gen.randperm(n)  # PyTorch's sampler draws one more permutation (and uses 0 of it)
 
-    def _batches(self, indices):
-        """Group indices like PyTorch's BatchSampler (so the generator is used at the same
-        moments: the extra permutation is drawn when the order runs out)."""
-        size = self.batch_size
-        if self.drop_last:
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class BatchSampler(Sampler):
+    """Groups the indices of ``sampler`` into lists of ``batch_size`` (the last one smaller,
+    unless ``drop_last``)."""
+
+    def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
+        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
+
+    def __iter__(self):
+        indices, size = iter(self.sampler), self.batch_size
+        if self.drop_last:  # draws as PyTorch does: the order's end is seen at the same time
             while True:
                 try:
                     yield [next(indices) for _ in range(size)]
@@ -134,15 +160,90 @@ class DataLoader:
         if batch:
             yield batch
 
+    def __len__(self) -> int:
+        n = len(self.sampler)
+        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+_EXCLUSIVE = ("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and "
+              "drop_last")
+
+
+class DataLoader:
+    """Iterate over ``dataset`` in mini-batches.
+
+    ``shuffle=True`` draws a new order on every pass (or give the order: ``sampler``, or the
+    batches themselves: ``batch_sampler``); ``drop_last=True`` skips a final batch smaller
+    than ``batch_size``. ``generator`` (an ``ag.random.Generator``) makes the order
+    reproducible on its own. Worker processes are not used: with ``num_workers > 0`` the
+    batches are loaded here, in the same order (``worker_init_fn`` is called with each worker
+    id at the start of a pass, as each worker would); ``pin_memory``, ``timeout`` and
+    ``prefetch_factor`` are accepted and checked as PyTorch checks them.
+    """
+
+    def __init__(self, dataset: Dataset, batch_size: int | None = 1, shuffle: bool | None = None,
+                 sampler=None, batch_sampler=None, num_workers: int = 0, collate_fn=None,
+                 pin_memory: bool = False, drop_last: bool = False, timeout: float = 0,
+                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
+                 prefetch_factor: int | None = None, persistent_workers: bool = False,
+                 pin_memory_device: str = "", in_order: bool = True) -> None:
+        if num_workers < 0:
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
+                             "disable multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in multiprocessing."
+                             "let num_workers > 0 to enable multiprocessing, otherwise set "
+                             "prefetch_factor to None.")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError(_EXCLUSIVE)
+            batch_size, drop_last = None, False
+        elif batch_size is not None and (not isinstance(batch_size, int) or batch_size <= 0):
+            raise ValueError(
+                f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        if sampler is None:
+            sampler = (RandomSampler(dataset, generator=generator) if shuffle
+                       else SequentialSampler(dataset))
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.dataset, self.batch_size = dataset, batch_size
+        self.shuffle, self.drop_last = bool(shuffle), drop_last
+        self.sampler, self.batch_sampler = sampler, batch_sampler
+        self.num_workers, self.collate_fn = num_workers, collate_fn
+        self.pin_memory, self.timeout = pin_memory, timeout
+        self.worker_init_fn, self.generator = worker_init_fn, generator
+        self.multiprocessing_context = multiprocessing_context
+        self.prefetch_factor, self.persistent_workers = prefetch_factor, persistent_workers
+        self.pin_memory_device, self.in_order = pin_memory_device, in_order
+        self._workers_started = False
+
+    def __len__(self) -> int:
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)
+        return len(self.sampler)
+
     def __iter__(self):
         gen = self.generator or _random.default_generator
         gen.random_int64(())  # PyTorch draws a base seed (for worker processes) every pass
-        indices = self._indices(gen)
-        if self.batch_size is None:
-            for i in indices:
-                yield self.dataset[i]
+        if self.pin_memory:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", UserWarning, stacklevel=2)
+        if self.worker_init_fn is not None and self.num_workers > 0 and not (
+                self.persistent_workers and self._workers_started):
+            for worker_id in range(self.num_workers):
+                self.worker_init_fn(worker_id)
+        self._workers_started = True
+        if self.batch_sampler is None:  # samples one by one, converted but not collated
+            for i in self.sampler:
+                yield (self.collate_fn or default_convert)(self.dataset[i])
             return
-        for batch in self._batches(indices):
+        for batch in self.batch_sampler:
             yield self._fetch(batch)
 
     def _fetch(self, indices: list[int]):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import runpy
 import sys
 
-SUBMODULES = ("nn", "nn.functional", "nn.init", "optim", "autograd", "utils", "utils.data",
+SUBMODULES = ("nn", "nn.functional", "nn.init", "nn.utils", "optim", "autograd", "utils",
+              "utils.data",
               "accelerator", "cuda")
 
 

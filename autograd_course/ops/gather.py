@@ -1,0 +1,216 @@
+"""Reading and writing elements at index tensors: ``gather``, ``scatter``, ``scatter_add``,
+``index_select``, ``masked_select``.
+
+For a 2-d input and ``dim=1``: ``gather`` reads ``out[i][j] = x[i][index[i][j]]``;
+``scatter`` writes ``out[i][index[i][j]] = src[i][j]``; ``scatter_add`` adds instead. They
+are each other's backward: the gradient of a gather is a scatter_add of ``g`` into zeros
+(elements read twice get both gradients), the gradient of scatter_add's ``src`` is a gather.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..autograd.function import Function
+from ._util import broadcast_shape, is_tensor, normalize_dim
+from .indexing import IndexGrad
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
+
+
+def _positions(index, dim):
+    """The NumPy key that reads ``x[i][index[i][j]]`` (for ``dim=1``): ``index`` along
+    ``dim``, each element's own position along every other dim."""
+    xp, n = index._xp, index.ndim
+    grid = []
+    for d, size in enumerate(index.shape):  # position along dim d, shaped to broadcast
+        grid.append(index._data if d == dim else
+                    xp.arange(size).reshape([size if k == d else 1 for k in range(n)]))
+    return tuple(grid)
+
+
+class Gather(Function):
+    node_name = "GatherBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        ctx.shape, ctx.dim = x.shape, dim
+        ctx.save_for_backward(index)
+        if x.ndim == 0:
+            return x._new(x._data.copy())
+        return x._new(x._data[_positions(index, dim)])
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        return grad.new_zeros(ctx.shape).scatter_add(ctx.dim, index, grad), None, None
+
+
+class Scatter(Function):
+    """out = x with out[..index..] = src;  dx = g where nothing was written, dsrc = g read
+    back at the index."""
+
+    node_name = "ScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, index, src):
+        ctx.dim = dim
+        ctx.save_for_backward(index)
+        out = x._data.copy()
+        if index.numel():
+            out[_positions(index, dim)] = src._data[tuple(slice(0, s) for s in index.shape)]
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        need_x, need_src = ctx.needs_input_grad[0], ctx.needs_input_grad[3]
+        grad_x = grad.scatter(ctx.dim, index, 0.0) if need_x else None
+        grad_src = grad.gather(ctx.dim, index) if need_src else None
+        return grad_x, None, None, grad_src
+
+
+class ScatterValue(Function):
+    node_name = "ScatterBackward1"
+
+    @staticmethod
+    def forward(ctx, x, dim, index, value):
+        ctx.dim = dim
+        ctx.save_for_backward(index)
+        out = x._data.copy()
+        if index.numel():
+            out[_positions(index, dim)] = value
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        return grad.scatter(ctx.dim, index, 0.0), None, None, None
+
+
+class ScatterAdd(Function):
+    node_name = "ScatterAddBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, index, src):
+        ctx.dim = dim
+        ctx.save_for_backward(index)
+        out = x._data.copy()
+        if index.numel():
+            x._xp.add.at(out, _positions(index, dim),
+                         src._data[tuple(slice(0, s) for s in index.shape)])
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        grad_src = grad.gather(ctx.dim, index) if ctx.needs_input_grad[3] else None
+        return grad, None, None, grad_src
+
+
+class MaskedSelect(Function):
+    """The elements where ``mask`` is True, as a vector;  dx = g written back at those places."""
+
+    node_name = "MaskedSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask):
+        shape = broadcast_shape(mask.shape, x.shape)
+        key = x._xp.nonzero(x._xp.broadcast_to(mask._data, shape))
+        ctx.key, ctx.shape = key, shape
+        return x._new(x._xp.broadcast_to(x._data, shape)[key])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexGrad.apply(grad, ctx.key, ctx.shape, False), None
+
+
+def _check_index(input, dim, index, name: str, src=None) -> None:
+    if index._data.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    if index.ndim != input.ndim and index.numel() and input.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                           "tensor")
+    for d in range(index.ndim if input.ndim else 0):
+        if d != dim and index.shape[d] > input.shape[d]:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
+                f"no larger than self {list(input.shape)} apart from dimension {dim}")
+    size = input.shape[dim] if input.ndim else 1
+    if index.numel() and (int(index._data.min()) < 0 or int(index._data.max()) >= size):
+        bad = int(index._data.max()) if int(index._data.max()) >= size else int(index._data.min())
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    if src is not None and is_tensor(src) and src._data.dtype != input._data.dtype:
+        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+
+
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """``out[i][j] = input[i][index[i][j]]`` (for ``dim=1``): pick along ``dim``."""
+    dim = normalize_dim(dim, input.ndim)
+    _check_index(input, dim, index, "gather")
+    return Gather.apply(input, dim, index)
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | float | None = None, *,
+            value: float | None = None, reduce: str | None = None) -> Tensor:
+    """A copy of ``input`` with ``out[i][index[i][j]] = src[i][j]`` (for ``dim=1``);
+    ``src`` may be a number."""
+    if reduce is not None:
+        raise NotImplementedError("scatter(reduce=...) is not supported here")
+    dim = normalize_dim(dim, input.ndim)
+    src = value if src is None else src
+    _check_index(input, dim, index, "scatter", src)
+    if is_tensor(src):
+        return Scatter.apply(input, dim, index, src)
+    return ScatterValue.apply(input, dim, index, src)
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """A copy of ``input`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim=1``)."""
+    dim = normalize_dim(dim, input.ndim)
+    _check_index(input, dim, index, "scatter_add", src)
+    return ScatterAdd.apply(input, dim, index, src)
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The slices ``index`` (a vector of positions) along ``dim``."""
+    dim = normalize_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index._data.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    size = input.shape[dim] if input.ndim else 1
+    flat = index.reshape(-1).long()
+    for bad in flat._data[(flat._data < 0) | (flat._data >= size)][:1]:
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
+    if input.ndim == 0:
+        return IndexSelect.apply(input.reshape(1), 0, flat).reshape(())
+    return IndexSelect.apply(input, dim, flat)
+
+
+class IndexSelect(Function):
+    node_name = "IndexSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        ctx.shape, ctx.dim = x.shape, dim
+        ctx.save_for_backward(index)
+        return x._new(x._xp.take(x._data, index._data, axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        along = [1] * grad.ndim
+        along[ctx.dim] = -1
+        spread = index.reshape(along).expand(grad.shape)
+        return grad.new_zeros(ctx.shape).scatter_add(ctx.dim, spread, grad), None, None
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """The elements of ``input`` where ``mask`` is True, as a 1-d tensor (both broadcast)."""
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    return MaskedSelect.apply(input, mask)
