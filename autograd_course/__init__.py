@@ -5,6 +5,8 @@
 PyTorch prints (including the ``torch.`` in ``torch.float32``), so outputs can be compared.
 """
 
+import math
+
 from . import (
     accelerator,
     autograd,
@@ -21,6 +23,8 @@ from . import (
 )
 from ._backend import device, get_default_device, set_default_device
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .autograd import functional as _autograd_functional  # ag.autograd.functional, as torch's
 from .creation import (
     arange,
     as_tensor,
@@ -62,6 +66,16 @@ from .dtypes import (
     short,
     uint8,
 )
+from .legacy import (
+    BoolTensor,
+    ByteTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out
 from .random import initial_seed, seed
@@ -69,6 +83,8 @@ from .serialization import load, save
 from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
+
+inf, nan, pi, e = math.inf, math.nan, math.pi, math.e  # torch.inf, torch.pi... (Python floats)
 
 i18n.apply_fonts()  # a Chinese chapter's plots get a CJK font (matplotlib, when installed)
 

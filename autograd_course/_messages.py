@@ -184,3 +184,9 @@ def hook_changed_type(hook, was, got) -> str:
 
 def hook_returned(value) -> str:
     return f"expected Variable, but hook returned '{type(value).__name__}'"
+
+
+POST_ACCUMULATE_NON_LEAF = "post accumulate grad hooks cannot be registered on non-leaf tensors"
+DIRTY_NOT_RETURNED = (
+    "Some elements marked as dirty during the forward method were not returned as output. The "
+    "inputs that are modified inplace must all be outputs of the Function.")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _backend, _messages, dtypes
+from .autograd import grad_mode
 from .ops.shape import ToCopy
 
 if TYPE_CHECKING:
@@ -63,6 +64,9 @@ class TensorConversions:
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return self._data.dtype.kind == "c"
 
     @property
     def device(self) -> _backend.device:
@@ -129,7 +133,7 @@ class TensorConversions:
     # --- leaving the tensor world -----------------------------------------------------------
     def numpy(self) -> np.ndarray:
         """The NumPy array itself (shared memory), for tensors outside autograd on the CPU."""
-        if self._requires_grad:
+        if self._requires_grad and grad_mode.state.enabled:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."

@@ -8,10 +8,13 @@ the element-wise ops (``x.relu_()``, ``x.exp_()``, ``x.pow_(2)``)...
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import _backend, dtypes, ops
-from .ops import inplace, masking, rounding
+from .autograd.variable import VOLATILE
+from .ops import inplace, masking, rounding, strided
 from .ops._util import normalize_dim
 from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
@@ -66,6 +69,9 @@ class TensorIdioms:
 
     def index_put(self, indices, values, accumulate=False):
         return masking.index_put_(self.clone(), indices, values, accumulate)
+
+    def as_strided(self, size, stride, storage_offset=None):
+        return strided.as_strided(self, size, stride, storage_offset)
 
     def nonzero(self, *, as_tuple=False):
         return masking.nonzero(self, as_tuple=as_tuple)
@@ -127,6 +133,32 @@ class TensorIdioms:
         out = self._new(array)
         out._device = dev
         return out.requires_grad_() if requires_grad else out
+
+    @property
+    def volatile(self) -> bool:
+        """Old code's flag (before ``no_grad`` existed): always False now, with a warning."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
+                      stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        warnings.warn(VOLATILE, UserWarning, stacklevel=2)
+
+    def new(self, *args, device=None):
+        """Old code's constructor: ``x.new(2, 3)`` (uninitialized in PyTorch, zeros here),
+        ``x.new([1, 2])`` (data), ``x.new()`` (empty), ``x.new(t)`` (``t``'s memory), all in
+        this tensor's dtype and on its device. New code writes ``x.new_zeros``/``new_tensor``."""
+        if not args:
+            return self.new_empty(0, device=device)
+        if len(args) == 1 and hasattr(args[0], "_data"):
+            if args[0].dtype is not self.dtype:
+                raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
+            return args[0].detach()
+        if len(args) == 1 and not isinstance(args[0], (int, np.integer, tuple)) or (
+                len(args) == 1 and type(args[0]) is tuple):
+            return self.new_tensor(args[0], device=device)
+        return self.new_empty(*args, device=device)
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         if hasattr(data, "_data"):  # a tensor: its values, copied

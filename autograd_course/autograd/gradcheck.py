@@ -26,6 +26,9 @@ class GradcheckError(RuntimeError):
 
 
 def _as_tuple(x):
+    """Inputs may be one tensor, a tuple or a list (as in PyTorch)."""
+    if isinstance(x, list):
+        return tuple(x)
     return x if isinstance(x, tuple) else (x,)
 
 
@@ -42,6 +45,51 @@ def _host(array) -> np.ndarray:
     return to_numpy(array).reshape(-1).astype(np.float64)
 
 
+def _snapshot(outputs) -> list:
+    """(shape, dtype, values copied to float64) of each output, taken before the input moves
+    again (an output may share the input's memory)."""
+    return [(o.shape, o.dtype, _host(o._data)) for o in outputs]
+
+
+def _check_same_kind(minus, plus, eps, index=None) -> None:
+    """Outputs at x + eps and x - eps must have one shape and one dtype (else the finite
+    difference means nothing): PyTorch's AssertionError otherwise."""
+    on_index = f"on index {index} " if index is not None else ""
+    for (shape_a, dtype_a, _), (shape_b, dtype_b, _) in zip(minus, plus):
+        if shape_a != shape_b:
+            raise AssertionError(
+                "Expected `func` to return outputs with the same shape when inputs are "
+                f"perturbed {on_index}by {eps}, but got: shapes {shape_a} and {shape_b}.")
+        if dtype_a != dtype_b:
+            raise AssertionError(
+                "Expected `func` to return outputs with the same dtype when inputs are "
+                f"perturbed {on_index}by {eps}, but got: dtypes {dtype_a} and {dtype_b}.")
+
+
+NOT_REENTRANT = (
+    "Backward is not reentrant, i.e., running backward with same input and grad_output "
+    "multiple times gives different values, although analytical gradient matches numerical "
+    "gradient.The tolerance for nondeterminism was {tol}.\n\n\n"
+    "NOTE: If your op relies on non-deterministic operations i.e., it is listed here:\n"
+    "https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html\n"
+    "this failure might be expected.\n\n"
+    "If you are adding a new operator, please file an issue and then use one of the\n"
+    "workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.\n"
+    "If the test\n"
+    "- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n"
+    "  with `nondet_tol=<tol>` as a keyword argument.\n"
+    "- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test\n"
+    "  to have `gradcheck_nondet_tol=<tol>`.\n"
+    "- is a Module test (e.g., in common_nn.py), then modify the corresponding\n"
+    "  module_test entry to have `gradcheck_nondet_tol=<tol>`\n")
+
+
+def _reentrant(first, second, nondet_tol) -> bool:
+    """Two backward passes with the same incoming gradient agree within ``nondet_tol``."""
+    return all(a is None or a.size == 0 or np.max(np.abs(a - b)) <= nondet_tol
+               for a, b in zip(first, second))
+
+
 def numerical_jacobian(func, inputs, eps=1e-6):
     """One matrix per (input, output): rows index input elements, columns output elements.
 
@@ -56,11 +104,12 @@ def numerical_jacobian(func, inputs, eps=1e-6):
         for k, index in enumerate(np.ndindex(data.shape)):
             original = data[index].item()
             data[index] = original + eps
-            plus = [_host(o._data) for o in _outputs(func, inputs)]
+            plus = _snapshot(_outputs(func, inputs))
             data[index] = original - eps
-            minus = [_host(o._data) for o in _outputs(func, inputs)]
+            minus = _snapshot(_outputs(func, inputs))
             data[index] = original
-            for j, (p, m) in enumerate(zip(plus, minus)):
+            _check_same_kind(minus, plus, eps, index)
+            for j, ((*_, p), (*_, m)) in enumerate(zip(plus, minus)):
                 jac[j][k] = (p - m) / (2 * eps)
         result.append([j.astype(data.dtype) for j in jac])
     return result
@@ -90,8 +139,30 @@ def analytical_jacobian(func, inputs):
 
 
 def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
-              raise_exception: bool = True) -> bool:
-    """True when backward matches finite differences for every input that requires grad."""
+              raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
+              check_forward_ad: bool = False, check_backward_ad: bool = True,
+              fast_mode: bool = False, masked=None) -> bool:
+    """True when backward matches finite differences for every input that requires grad.
+
+    ``fast_mode=True`` compares one number per (input, output) instead of whole Jacobians:
+    vᵀ J u for random unit vectors u, v, numerically (a central difference along u) and
+    analytically (one backward pass with v). ``check_batched_grad=True`` also checks that
+    backward is linear in its incoming gradient, which is what lets PyTorch compute the
+    backward passes of a batch of incoming gradients at once. Forward-mode AD is not part of
+    this package: ``check_forward_ad`` must stay False. ``nondet_tol``,
+    ``check_undefined_grad``, ``check_grad_dtypes`` and ``masked`` are accepted.
+    """
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError(
+            "Expected at least one of check_forward_ad or check_backward_ad to be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError(
+            "Setting check_batched_grad=True requires check_backward_ad to be True")
+    if check_forward_ad or check_batched_forward_grad:
+        raise NotImplementedError("autograd_course has no forward-mode AD: call gradcheck "
+                                  "with check_forward_ad=False.")
     inputs = _as_tuple(inputs)
     checked = _tensor_inputs(inputs)
     if not checked:
@@ -108,8 +179,25 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                 UserWarning,
                 stacklevel=2,
             )
+    if not check_backward_ad:
+        return True
+    if fast_mode:
+        passed = _fast_check(func, inputs, eps, atol, rtol, raise_exception, nondet_tol)
+    else:
+        passed = _slow_check(func, inputs, eps, atol, rtol, raise_exception, nondet_tol)
+    if passed and check_batched_grad:
+        passed = _check_batched_grad(func, inputs, raise_exception)
+    return passed
+
+
+def _slow_check(func, inputs, eps, atol, rtol, raise_exception, nondet_tol=0.0) -> bool:
+    checked = _tensor_inputs(inputs)
     numerical = numerical_jacobian(func, inputs, eps)
     analytical = analytical_jacobian(func, inputs)
+    again = analytical_jacobian(func, inputs)
+    if not _reentrant([a for per in analytical for a in per],
+                      [a for per in again for a in per], nondet_tol):
+        return _fail(NOT_REENTRANT.format(tol=nondet_tol), raise_exception)
     as_tensor = type(checked[0][1])._wrap  # PyTorch's message prints Jacobians as tensors
     for k, (num_per_out, ana_per_out) in enumerate(zip(numerical, analytical)):
         for j, (num, ana) in enumerate(zip(num_per_out, ana_per_out)):
@@ -128,6 +216,99 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     return True
 
 
+def _unit_vector(rng, n: int, dtype) -> np.ndarray:
+    vector = rng.random(n)
+    norm = np.linalg.norm(vector)
+    return (vector / norm if norm else vector).astype(dtype)
+
+
+def _fast_check(func, inputs, eps, atol, rtol, raise_exception, nondet_tol=0.0) -> bool:
+    """Compare vᵀ J u, numerical and analytical, for each (input, output) pair."""
+    rng = np.random.default_rng(0)
+    checked = [t for _, t in _tensor_inputs(inputs)]
+    outs = _outputs(func, inputs)
+    us = [_unit_vector(rng, t.numel(), t._data.dtype) for t in checked]
+    vs = [_unit_vector(rng, o.numel(), o._data.dtype) for o in outs]
+    as_tensor = type(checked[0])._wrap
+    for k, (x, u) in enumerate(zip(checked, us)):
+        along_u = _directional_derivative(func, inputs, x, u, eps)
+        for j, (out, v, d) in enumerate(zip(outs, vs, along_u)):
+            numerical = np.asarray(v.astype(np.float64) @ d, dtype=x._data.dtype)
+            if not out.requires_grad:
+                if np.any(d != 0):
+                    return _fail("Numerical gradient for function expected to be zero",
+                                 raise_exception)
+                continue
+            analytical, again = (_projected_vjp(out, x, u, v) for _ in range(2))
+            if not _reentrant([analytical], [again], nondet_tol):
+                return _fail(NOT_REENTRANT.format(tol=nondet_tol), raise_exception)
+            adjusted_atol = atol * float(u.sum()) * float(v.sum())
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=adjusted_atol):
+                num = np.asarray(numerical_jacobian(func, inputs, eps)[k][j])
+                ana = np.asarray(analytical_jacobian(func, inputs)[k][j])
+                return _fail(
+                    f"Jacobian mismatch for output {j} with respect to input {k},\n"
+                    f"numerical:{float(numerical)!r}\nanalytical:{float(analytical)!r}\n"
+                    "\nThe above quantities relating the numerical and analytical jacobians are "
+                    "computed \nin fast mode. See: https://github.com/pytorch/pytorch/issues/"
+                    "53876 for more background \nabout fast mode. Below, we recompute numerical "
+                    "and analytical jacobians in slow mode:\n\n"
+                    f"Numerical:\n {as_tensor(num)!r}\nAnalytical:\n{as_tensor(ana)!r}\n\n"
+                    "The max per-element difference (slow mode) is: "
+                    f"{float(np.abs(num - ana).max())!r}.\n",
+                    raise_exception)
+    return True
+
+
+def _projected_vjp(out, x, u, v) -> np.ndarray:
+    """vᵀ J u from one backward pass with incoming gradient v."""
+    g = grad(out, [x], out._new(out._xp.asarray(v.reshape(out.shape))), retain_graph=True,
+             allow_unused=True)[0]
+    return np.asarray(0.0 if g is None else _host(g._data) @ u, dtype=x._data.dtype)
+
+
+def _directional_derivative(func, inputs, x, u, eps) -> list:
+    """(f(x + eps·u) - f(x - eps·u)) / (2 eps) for each output, flattened, in float64."""
+    data = x._data
+    original = data.copy()
+    step = (eps * u).reshape(data.shape)
+    data[...] = original + step
+    plus = _snapshot(_outputs(func, inputs))
+    data[...] = original - step
+    minus = _snapshot(_outputs(func, inputs))
+    data[...] = original
+    _check_same_kind(minus, plus, eps)
+    return [(p - m) / (2 * eps) for (*_, p), (*_, m) in zip(plus, minus)]
+
+
+FAILED_BATCHED_GRAD_MSG = (
+    "gradcheck or gradgradcheck failed while testing batched gradient computation.")
+
+
+def _check_batched_grad(func, inputs, raise_exception) -> bool:
+    """Backward passes for a batch of incoming gradients, here one at a time.
+
+    PyTorch runs them at once (``vmap`` over backward) and compares with one pass per
+    incoming gradient; what can fail is a backward that does not run per sample. Here each
+    pass runs on its own, so the check is that two backward passes with random incoming
+    gradients run and give a gradient of the input's shape for every input.
+    """
+    rng = np.random.default_rng(1)
+    wrt = [t for _, t in _tensor_inputs(inputs)]
+    for out in _outputs(func, inputs):
+        if not out.requires_grad:
+            continue
+        for _ in range(2):
+            g = rng.standard_normal(out.shape).astype(out._data.dtype)
+            try:
+                grad(out, wrt, out._new(out._xp.asarray(g)), retain_graph=True,
+                     allow_unused=True)
+            except RuntimeError as ex:
+                return _fail(f"While computing batched gradients, got: {ex}\n\n"
+                             f"{FAILED_BATCHED_GRAD_MSG}", raise_exception)
+    return True
+
+
 def _fail(message: str, raise_exception: bool) -> bool:
     if raise_exception:
         raise GradcheckError(message)
@@ -135,7 +316,12 @@ def _fail(message: str, raise_exception: bool) -> bool:
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: float = 1e-5,
-                  rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+                  rtol: float = 1e-3, gen_non_contig_grad_outputs: bool = False,
+                  raise_exception: bool = True, nondet_tol: float = 0.0,
+                  check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+                  check_batched_grad: bool = False, check_fwd_over_rev: bool = False,
+                  check_rev_over_rev: bool = True, fast_mode: bool = False,
+                  masked: bool = False) -> bool:
     """Check second derivatives: gradcheck the function that returns the first gradients.
 
     ``grad_outputs`` default to random tensors (requiring grad), so the check also covers how
@@ -159,5 +345,53 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
         grads = grad(outputs, wrt, gos, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError(
+            "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
+    if check_undefined_grad and not check_rev_over_rev:
+        raise AssertionError(
+            "Setting check_undefined_grad=True requires check_rev_over_rev to be True")
+    if check_batched_grad and not check_rev_over_rev:
+        raise AssertionError(
+            "Setting check_batched_grad=True requires check_rev_over_rev to be True")
     return gradcheck(first_gradients, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+                     raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_batched_grad=check_batched_grad,
+                     check_forward_ad=check_fwd_over_rev, fast_mode=fast_mode)
+
+
+PRIVATE_API = (
+    "`{name}` was part of PyTorch's private API and not meant to be exposed. We are "
+    "deprecating it and it will be removed in a future version of PyTorch. If you have a "
+    "specific use for this or feature request for this to be a stable API, please file us an "
+    "issue at https://github.com/pytorch/pytorch/issues/new")
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated in PyTorch: the numerical Jacobians of ``fn(inputs)``'s first output, one
+    tensor (input elements × output elements) per input that requires grad."""
+    warnings.warn(PRIVATE_API.format(name="get_numerical_jacobian"), FutureWarning,
+                  stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_numerical_jacobian no longer "
+                         "supports values of grad_out != 1.0.")
+    inputs = _as_tuple(inputs)
+    first = [t for _, t in _tensor_inputs(inputs)][0]
+    jacobians = numerical_jacobian(lambda *args: _as_tuple(fn(args))[0], inputs, eps)
+    return tuple(first._new(first._xp.asarray(per_output[0])) for per_output in jacobians)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated in PyTorch: (the Jacobians of ``output`` from backward, reentrant?, sizes
+    right?, dtypes right?), backward run twice to see whether it gives the same answer."""
+    warnings.warn(PRIVATE_API.format(name="get_analytical_jacobian"), FutureWarning,
+                  stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer "
+                         "supports values of grad_out != 1.0.")
+    first, second = (analytical_jacobian(lambda *args: output, _as_tuple(inputs))
+                     for _ in range(2))
+    reentrant = _reentrant([a for per in first for a in per],
+                           [a for per in second for a in per], nondet_tol)
+    jacobians = tuple(output._new(output._xp.asarray(per[0])) for per in first)
+    return jacobians, reentrant, True, True

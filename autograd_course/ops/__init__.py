@@ -81,6 +81,7 @@ from .shape import (
 )
 from .softmax import log_softmax, softmax
 from .stats import norm, std, var
+from .strided import as_strided
 from .unary import abs, clamp, clip, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
 
 
