@@ -28,6 +28,10 @@ def _todo(*args):
     raise NotImplementedError
 
 
+def _dots(*args):
+    ...
+
+
 # --- correct answers, as a learner would write them ----------------------------------------------
 def clamp_incoming(node):
     return node.register_prehook(lambda grads: tuple(g.clamp(-1, 1) for g in grads))
@@ -81,6 +85,7 @@ def test_correct_answers_and_placeholders(capsys, check):
     assert_correct(capsys, check, CORRECT[check])
     assert_not_attempted(capsys, check, ...)
     assert_not_attempted(capsys, check, _todo)
+    assert_not_attempted(capsys, check, _dots)
 
 
 # --- wrong answers, one per hint ----------------------------------------------------------------
@@ -127,8 +132,9 @@ WRONG = [
     (ch10.check_clamp_prehook, lambda node: clamp_incoming(node) and None, "ch10.clamp.handle"),
     (ch10.check_clamp_prehook, lambda node: clamp_incoming(node) and _NoRemove(),
      "ch10.clamp.removed"),
-    (ch10.check_saved_bytes, lambda fn, *inputs: None, "ch10.bytes.none"),
-    (ch10.check_saved_bytes, lambda fn, *inputs: 12.5, "ch10.bytes.type"),
+    (ch10.check_saved_bytes, lambda fn, *inputs: fn(*inputs) and None, "ch10.bytes.none"),
+    (ch10.check_saved_bytes, lambda fn, *inputs: float(saved_bytes(fn, *inputs)),
+     "ch10.bytes.type"),
     (ch10.check_saved_bytes, lambda fn, *inputs: fn(*inputs) and 0, "ch10.bytes.zero"),
     (ch10.check_saved_bytes, _counting(lambda t: 1), "ch10.bytes.count"),
     (ch10.check_saved_bytes, _counting(lambda t: t.numel()), "ch10.bytes.elements"),
@@ -148,10 +154,10 @@ WRONG = [
     (ch10.check_checkpoint_blocks,
      lambda blocks, x: (blocks[0](x), run_blocks(blocks, x))[1], "ch10.ckpt.calls"),
     (ch10.check_nan_source, lambda loss: loss.backward(), "ch10.nan.none"),
-    (ch10.check_nan_source, lambda loss: 3, "ch10.nan.type"),
+    (ch10.check_nan_source, lambda loss: [nan_source(loss)], "ch10.nan.type"),
     (ch10.check_nan_source, _message, "ch10.nan.message"),
     (ch10.check_nan_source, lambda loss: loss.grad_fn.name(), "ch10.nan.root"),
-    (ch10.check_nan_source, lambda loss: "SqrtBackward", "ch10.nan.wrong"),
+    (ch10.check_nan_source, lambda loss: nan_source(loss)[:-1], "ch10.nan.wrong"),
     (ch10.check_hvp, lambda f, x, v: hvp_by_hand(f, x, v, create_graph=False),
      "ch10.hvp.create_graph"),
     (ch10.check_hvp, lambda f, x, v: ag.autograd.functional.hvp(f, x, v), "ch10.hvp.pair"),

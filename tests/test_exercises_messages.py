@@ -314,10 +314,10 @@ WRONG = {
     "ch09.check_value_exp": (ch09.check_value_exp, (_ExpNotAttached,)),
     "ch10.check_clamp_prehook": (ch10.check_clamp_prehook,
                                  (lambda node: node.register_prehook(lambda grads: None),)),
-    "ch10.check_saved_bytes": (ch10.check_saved_bytes, (lambda fn, *inputs: 0,)),
+    "ch10.check_saved_bytes": (ch10.check_saved_bytes, (lambda fn, *inputs: len(inputs),)),
     "ch10.check_checkpoint_blocks": (ch10.check_checkpoint_blocks,
                                      (lambda blocks, x: ag.nn.Sequential(*blocks)(x),)),
-    "ch10.check_nan_source": (ch10.check_nan_source, (lambda loss: "AddBackward0",)),
+    "ch10.check_nan_source": (ch10.check_nan_source, (lambda loss: loss.grad_fn.name(),)),
     "ch10.check_hvp": (ch10.check_hvp, (lambda f, x, v: v * 0,)),
 }
 
