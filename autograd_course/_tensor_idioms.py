@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _backend, dtypes, ops
 from .autograd.variable import VOLATILE
-from .ops import inplace, masking, rounding, strided
+from .ops import draws, inplace, masking, rounding, strided
 from .ops._util import normalize_dim
 from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
@@ -69,6 +69,12 @@ class TensorIdioms:
 
     def index_put(self, indices, values, accumulate=False):
         return masking.index_put_(self.clone(), indices, values, accumulate)
+
+    def bernoulli(self, p=None, *, generator=None):
+        return draws.bernoulli(self, p, generator=generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        return draws.bernoulli_(self, p, generator=generator)
 
     def as_strided(self, size, stride, storage_offset=None):
         return strided.as_strided(self, size, stride, storage_offset)

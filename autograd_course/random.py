@@ -323,6 +323,12 @@ class Generator:
             raise ValueError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
         return (self._unit(math.prod(shape), _F64) < p).astype(dtype).reshape(shape)
 
+    def bernoulli_of(self, p: np.ndarray) -> np.ndarray:
+        """Tensor.bernoulli() (probabilities from the tensor): one uniform per element, of
+        the tensor's float width (24 or 53 bits), below its p, element by element in order."""
+        u = self._unit(p.size, _float_dtype(p.dtype)).reshape(p.shape)
+        return (u < p).astype(p.dtype)
+
 
 def _float_dtype(dtype) -> np.dtype:
     dt = np.dtype(dtype)

@@ -12,7 +12,7 @@ and once with ``torch`` bound to a shim over ``autograd_course``, and prints, pe
 PASS / FAIL / ERROR / SKIP on torch and here, then "N of M tests that pass on torch pass
 here", and the failures grouped by the first missing feature (or error) they stopped at.
 Options: ``-k SUBSTRING`` runs only the tests whose name contains it; ``--timeout S`` is the
-limit for one test (default 30 s; a test over it is an ERROR); ``--json PATH`` also writes
+limit for one test (default 60 s; a test over it is an ERROR); ``--json PATH`` also writes
 every result; ``--side torch|shim`` runs one side only and prints its results.
 
 What is left out, by a stated rule (``EXCLUDED`` below): tests whose source mentions CUDA,
@@ -680,7 +680,7 @@ def main(argv=None) -> int:
     parser.add_argument("test_file", help="a local copy of PyTorch's test/test_autograd.py")
     parser.add_argument("--side", choices=["torch", "shim"], help="run one side only")
     parser.add_argument("-k", help="only tests whose name contains this")
-    parser.add_argument("--timeout", type=int, default=30, help="seconds per test")
+    parser.add_argument("--timeout", type=int, default=60, help="seconds per test")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -122,11 +122,11 @@ class BackwardNode(Node):
     # --- running backward (the engine calls this) ----------------------------------------------
     def apply(self, grads: list) -> list:
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
-        missing = [nr for nr, g in enumerate(grads) if g is None]
-        if missing and self._builtin and len(missing) == len(grads):
-            return [None] * len(self.next_functions)  # no gradient at all: none flows on
-        if missing and self.materialize_grads:  # an output without gradient: zeros
-            grads = backward_result.materialized(grads, self.output_info)
+        if (len(grads) > 1 or grads[0] is None) and any(g is None for g in grads):
+            if self._builtin and all(g is None for g in grads):
+                return [None] * len(self.next_functions)  # no gradient at all: none flows on
+            if self.materialize_grads:  # an output without gradient: zeros
+                grads = backward_result.materialized(grads, self.output_info)
         result = self._forward_cls.backward(self, *grads)
         return backward_result.per_edge(self, result if isinstance(result, tuple) else (result,))
 
@@ -251,7 +251,8 @@ class Function:
                 grad_mode.state.enabled = True
             if record:
                 return ctx.record(args, outputs)
-        outputs = ctx.unrecorded(args, outputs)
+        if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)
+            outputs = ctx.unrecorded(args, outputs)
         if grad_mode.state.inference:
             for out in outputs if isinstance(outputs, tuple) else (outputs,):
                 if isinstance(out, TensorBase):

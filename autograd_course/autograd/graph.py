@@ -78,8 +78,8 @@ class Node:
         self._tensor_hooks.append(entry)
         return RemovableHandle(self._tensor_hooks, entry)
 
-    def tensor_hooks(self) -> list:
-        return self._tensor_hooks or []
+    def tensor_hooks(self) -> list | None:
+        return self._tensor_hooks
 
     def retain_grad(self, tensor, output_nr: int) -> None:
         """Store the gradient of output ``output_nr`` in ``tensor.grad`` when it arrives."""
@@ -94,10 +94,12 @@ class Node:
         PyTorch, ``retain_grad`` sees the gradient after every hook has run. (The node's own
         pre-hooks run after these: ``hooks.call_pre_hooks``.)
         """
-        for output_nr, hook in list(self.tensor_hooks()):
-            grad = grads[output_nr]
-            if grad is not None:
-                grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
+        tensor_hooks = self.tensor_hooks()
+        if tensor_hooks:
+            for output_nr, hook in list(tensor_hooks):  # those registered when the node runs
+                grad = grads[output_nr]
+                if grad is not None:
+                    grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
         if self.retained:
             for output_nr, ref in self.retained.items():
                 tensor, grad = ref(), grads[output_nr]
@@ -127,7 +129,8 @@ class AccumulateGrad(Node):
 
     def tensor_hooks(self) -> list:
         """A leaf's hooks are kept on the tensor (its AccumulateGrad is made when needed)."""
-        return [(0, hook) for hook in self.variable._hooks or ()]
+        registered = self.variable._hooks
+        return [(0, hook) for hook in registered] if registered else None
 
     def apply(self, grads: list) -> tuple:
         """``leaf.grad += grad``, or ``leaf.grad = copy of grad`` the first time.

@@ -56,6 +56,7 @@ from .compare import (
     minimum,
     ne,
 )
+from .draws import bernoulli, bernoulli_
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv
@@ -100,7 +101,8 @@ silence_numpy_warnings()
 # package itself, but not offered as ``ag.<name>`` (most have no ``torch.<name>`` either:
 # torch.add_, torch.view, torch.numpy_t). ``ag.is_tensor`` is its own function.
 NOT_TOP_LEVEL = frozenset({
-    "add_", "bitwise_and", "bitwise_not", "bitwise_or", "clamp_", "contiguous", "copy_",
+    "add_", "bernoulli_", "bitwise_and", "bitwise_not", "bitwise_or", "clamp_", "contiguous",
+    "copy_",
     "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
     "kl_div", "masked_fill_", "matrix_transpose", "mul_", "numpy_t", "setitem",
     "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view", "zero_",
