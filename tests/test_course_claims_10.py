@@ -102,14 +102,17 @@ def test_what_the_mlp_saves_in_bytes(lib):
     nn = lib.nn
     mlp = nn.Sequential(nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 64), nn.ReLU(),
                         nn.Linear(64, 1))
-    seen = []
+    seen, distinct = [], {}
 
     def pack(t):
         seen.append((tuple(t.shape), str(t.dtype), t.numel() * t.element_size()))
+        distinct[t.data_ptr()] = (t.shape[0], t.numel() * t.element_size())
         return t
 
     with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         mlp(lib.randn(32, 64)).sum()
+    assert len(distinct) == 5 and sum(b for _, b in distinct.values()) == 41216
+    assert sum(b for rows, b in distinct.values() if rows == 32) == 24576
     assert seen == [((32, 64), "torch.float32", 8192)] * 3 + [
         ((64, 64), "torch.float32", 16384)] + [((32, 64), "torch.float32", 8192)] * 2 + [
         ((64, 1), "torch.float32", 256)]
@@ -167,16 +170,17 @@ def _deep(lib, calls):
 
 
 def _activation_bytes(lib, run, rows=32):
-    total = [0]
+    """Bytes of the distinct saved tensors (by data_ptr) with one row per example."""
+    kept = {}
 
     def pack(t):
         if t.dim() == 2 and t.shape[0] == rows:
-            total[0] += t.numel() * t.element_size()
+            kept[t.data_ptr()] = t.numel() * t.element_size()
         return t
 
     with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         out = run()
-    return total[0], out
+    return sum(kept.values()), out
 
 
 def test_checkpoint_sequential_numbers(lib):
@@ -197,8 +201,10 @@ def test_checkpoint_sequential_numbers(lib):
         results[segments] = (saved, forward_calls, calls[0])
         first = batch.grad.clone() if first is None else first
         assert lib.allclose(batch.grad, first, atol=1e-6)
-    assert results == {1: (262144, 16, 16), 2: (139264, 16, 24), 4: (90112, 16, 28),
-                       8: (90112, 16, 30), 16: (139264, 16, 31)}
+    assert results == {1: (139264, 16, 16), 2: (81920, 16, 24), 4: (65536, 16, 28),
+                       8: (81920, 16, 30), 16: (139264, 16, 31)}
+    assert {s: saved // 8192 for s, (saved, _, _) in results.items()} == {
+        s: s + 16 // s for s in results}  # s + 16/s tensors of 8 KiB
 
 
 def test_leaving_use_reentrant_out_warns(lib):

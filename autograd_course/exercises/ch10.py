@@ -130,17 +130,18 @@ class _Counted(nn.Module):
 
 
 def _activation_bytes(run: Callable[[], Any], rows: int) -> tuple[int, Any]:
-    """Bytes of the saved tensors with one row per example, and what ``run()`` returned."""
-    total = [0]
+    """Bytes of the distinct saved tensors (by ``data_ptr``) with one row per example, and
+    what ``run()`` returned."""
+    kept = {}
 
     def pack(t: Any) -> Any:
         if t.dim() == 2 and t.shape[0] == rows:
-            total[0] += t.numel() * t.element_size()
+            kept[t.data_ptr()] = t.numel() * t.element_size()
         return t
 
     with saved_tensors_hooks(pack, lambda t: t):
         out = run()
-    return total[0], out
+    return sum(kept.values()), out
 
 
 @checker
@@ -149,7 +150,8 @@ def check_checkpoint_blocks(run_blocks: Callable[[list, Any], Any]) -> None:
     block inside ``checkpoint(..., use_reentrant=False)``."""
     require_attempt(run_blocks)
     calls = [0]
-    blocks = [_Counted(nn.Sequential(nn.Linear(6, 6), nn.Tanh()), calls) for _ in range(4)]
+    blocks = [_Counted(nn.Sequential(nn.Linear(6, 6), nn.Tanh(), nn.Linear(6, 6), nn.Tanh()), calls)
+              for _ in range(4)]
     params = [p for b in blocks for p in b.parameters()]
     (x,) = random_inputs((5, 6))
     x = x.detach().to(float32).requires_grad_()
