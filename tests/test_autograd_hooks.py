@@ -118,11 +118,11 @@ def test_hook_results_are_checked_as_pytorch_checks_them(kind, result):
     assert_like_torch(_misuse(kind, result))
 
 
-def test_a_post_hook_cannot_invent_a_gradient_where_there_was_none():
+def test_a_post_hook_on_a_node_with_an_input_that_needs_no_grad():
     def case(m):
         a = m.tensor([1.0, 2.0], requires_grad=True)
         b = m.tensor([3.0, 4.0])
-        c = m.stack([a, b])  # hmm: only a requires grad
+        c = m.stack([a, b])  # only a requires grad
         c.grad_fn.register_hook(lambda gi, go: tuple(m.ones(2) for _ in gi))
         c.sum().backward()
         return a.grad
@@ -287,3 +287,37 @@ def test_the_step_through_watches_backward_with_public_node_hooks():
     assert seen == ["mine"] and len(frames) == 5
     assert len(total.grad_fn._post_hooks) == 1  # only the learner's is left
     assert [f.node_name for f in frames][:3] == ["SumBackward0", "AddBackward0", "MulBackward0"]
+
+
+@pytest.mark.parametrize("inputs", ["leaf", "non-leaf", "leaf input"])
+def test_multi_grad_hook_under_grad(inputs):
+    def case(m):
+        a = m.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 2
+        c = b * 3
+        log = []
+        watched = (a, b) if inputs == "leaf" else (b, c)
+        m.autograd.graph.register_multi_grad_hook(watched, lambda g: log.append(_values(g)))
+        grads = m.autograd.grad(c.sum(), a if inputs == "leaf input" else b)
+        return [log, grads]
+
+    assert_like_torch(case)
+
+
+def test_a_prehook_cannot_invent_a_gradient_for_an_output_that_got_none():
+    def case(m):
+        class Two(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                return g1 * 2 + g2 * 3
+
+        a = m.tensor([1.0, 2.0], requires_grad=True)
+        y1, y2 = Two.apply(a)
+        y1.grad_fn.register_prehook(lambda go: (go[0], m.ones(2)))
+        y1.sum().backward()
+
+    assert_like_torch(case)

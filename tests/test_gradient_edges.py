@@ -132,3 +132,19 @@ def test_inputs_of_another_kind_are_refused():
 
 def test_get_gradient_edge_needs_requires_grad():
     assert_like_torch(lambda m: m.autograd.graph.get_gradient_edge(m.ones(1)))
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_increment_version(many):
+    def case(m):
+        a = m.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 1
+        y = b.pow(2)
+        before = b._version
+        m.autograd.graph.increment_version([b, a.detach()] if many else b)
+        try:
+            y.sum().backward()
+        except RuntimeError as e:
+            return [before, b._version, str(e)]
+
+    assert_like_torch(case)

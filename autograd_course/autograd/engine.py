@@ -128,7 +128,7 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
     buffers = {root: list(grads)}  # node -> the gradients received so far, one per output
     ready = ReadyQueue()
     ready.push(root)
-    task = hooks.GraphTask(dependencies, wanted)  # what a hook may ask about this pass
+    task = hooks.GraphTask(dependencies, wanted, not run_targets)  # for hooks to ask about
     with grad_mode.set_grad_enabled(create_graph), task:  # record backward formulas if asked
         try:
             while ready:

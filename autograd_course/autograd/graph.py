@@ -234,6 +234,11 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
         def collect(grad) -> None:
             task = hooks.current_graph_task()
             if task.id not in waiting:
+                if task.is_grad and any(isinstance(n, AccumulateGrad) and task.will_run(n)
+                                        for n in nodes):  # a leaf that grad() catches
+                    raise RuntimeError(
+                        "A leaf node was passed to _will_engine_execute_node but we are "
+                        "currently running autograd.grad(). This is currently not supported.")
                 waiting[task.id] = [[None] * len(tensors),
                                     sum(n is not None and task.will_run(n) for n in nodes)]
             entry = waiting[task.id]
@@ -245,3 +250,11 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
         return collect
 
     return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
+
+
+def increment_version(tensor) -> None:
+    """Count an in-place change autograd did not see (a write into a tensor's memory behind
+    its back), so that a saved copy of the old values is refused; a tensor or a list."""
+    for t in (tensor,) if hasattr(tensor, "_bump_version") else tensor:
+        if not t._inference:  # as PyTorch: an inference tensor has no version counter
+            t._bump_version()

@@ -94,10 +94,12 @@ _task_ids = itertools.count()
 class GraphTask:
     """One backward pass while it runs (``with GraphTask(...)`` in the engine): its id, and
     which nodes it will run (``will_run``): those below the outputs, and, when the pass was
-    given ``inputs``, only those leading to them and the inputs' own nodes."""
+    given ``inputs``, only those leading to them and the inputs' own nodes; and whether it is
+    a call of ``grad``."""
 
-    def __init__(self, nodes, wanted) -> None:
+    def __init__(self, nodes, wanted, is_grad: bool) -> None:
         self.id, self.nodes, self.wanted = next(_task_ids), nodes, wanted
+        self.is_grad = is_grad  # autograd.grad(): nothing is accumulated into .grad
 
     def will_run(self, node) -> bool:
         return node in self.nodes and (self.wanted is None or node in self.wanted)
