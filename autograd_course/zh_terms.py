@@ -90,7 +90,7 @@ KEY_TERMS_HEADERS = (
 """The key-term tables at the top of chapters 1–9: their title line, and each table's header is
 one of these (the notes' own words first, then the standard terms the course adds)."""
 
-SOLUTIONS_TITLE = re.compile(r"# 参考答案 — 第 (\d) 章：\S")
+SOLUTIONS_TITLE = re.compile(r"# 参考答案 — 第 (\d+) 章：\S")
 SOLUTIONS_INTRO = re.compile(
     r"`(\d\d)_\w+\.ipynb` 中练习的参考答案(（笔记 [^）\n]+）)?。"
     r"(不论有没有 GPU，)?每个检查器都应当打印 `正确`。")

@@ -31,6 +31,7 @@ from autograd_course.exercises import (
     ch07,
     ch08,
     ch09,
+    ch10,
     messages,
 )
 from autograd_course.exercises.messages_en import MESSAGES as EN
@@ -311,12 +312,19 @@ WRONG = {
     "ch08.check_train_step": (ch08.check_train_step, (lambda model, opt, xb, yb, loss: 1.0,)),
     "ch09.check_topo_order": (ch09.check_topo_order, (lambda t: [],)),
     "ch09.check_value_exp": (ch09.check_value_exp, (_ExpNotAttached,)),
+    "ch10.check_clamp_prehook": (ch10.check_clamp_prehook,
+                                 (lambda node: node.register_prehook(lambda grads: None),)),
+    "ch10.check_saved_bytes": (ch10.check_saved_bytes, (lambda fn, *inputs: len(inputs),)),
+    "ch10.check_checkpoint_blocks": (ch10.check_checkpoint_blocks,
+                                     (lambda blocks, x: ag.nn.Sequential(*blocks)(x),)),
+    "ch10.check_nan_source": (ch10.check_nan_source, (lambda loss: loss.grad_fn.name(),)),
+    "ch10.check_hvp": (ch10.check_hvp, (lambda f, x, v: v * 0,)),
 }
 
 
 def _all_checkers() -> set[str]:
     found = set()
-    for module in (ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09):
+    for module in (ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10):
         for name, obj in vars(module).items():
             if name.startswith("check_") and getattr(obj, "__wrapped__", None) is not None:
                 found.add(f"{module.__name__.rsplit('.', 1)[-1]}.{name}")

@@ -132,7 +132,7 @@ def test_review_section_is_introduced_one_way(path):
 def test_solutions_title_and_first_paragraph(path):
     title, _, rest = _read(path).cells[0].source.partition("\n\n")
     m = zh_terms.SOLUTIONS_TITLE.match(title)
-    assert m and m.group(1) == path.name[1], title
+    assert m and m.group(1) == str(int(path.name[:2])), title
     m = zh_terms.SOLUTIONS_INTRO.fullmatch(rest.strip())
     assert m and m.group(1) == path.name[:2], rest
     assert "`正确`" in rest and MESSAGES_ZH["verdict.correct"] == "正确"

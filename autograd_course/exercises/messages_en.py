@@ -365,4 +365,36 @@ MESSAGES: dict[str, str] = {
                          "multiply out.grad by out.data",
     "ch09.exp.wrong": "x.grad is {got:.6g} for out = x*exp(x) + exp(x) at x = {x0:.4g}; "
                       "expected {want:.6g}",
+    # --- chapter 10 ---------------------------------------------------------------------------
+    "ch10.clamp.tuple": "a pre-hook returns a tuple, one gradient per output of the node (or None)",
+    "ch10.clamp.no_grad": "x.grad is None: return the clamped gradients, do not drop them",
+    "ch10.clamp.unchanged": "x got the gradients unchanged: return the clamped tuple from a "
+                            "node.register_prehook hook",
+    "ch10.clamp.posthook": "you clamped what the node sent to x (register_hook, a post-hook); "
+                           "clamp what reaches it (register_prehook)",
+    "ch10.clamp.name": "x.grad with your hook",
+    "ch10.clamp.handle": "return the handle register_prehook gives you, so the hook can be removed",
+    "ch10.clamp.removed": "x.grad after handle.remove()",
+    "ch10.bytes.none": "saved_bytes returned None: return the total as an int",
+    "ch10.bytes.type": "saved_bytes should return an int (a number of bytes), got {type}",
+    "ch10.bytes.zero": "0 bytes: run fn(*inputs) inside saved_tensors_hooks and add up in pack",
+    "ch10.bytes.count": "that is the number of saved tensors; add t.numel() * t.element_size()",
+    "ch10.bytes.elements": "that is the number of elements; times element_size() (4 or 8 bytes)",
+    "ch10.bytes.wrong": "you counted {got} bytes, the forward saves {want}",
+    "ch10.ckpt.reentrant": "pass use_reentrant=False to checkpoint (not the reentrant variant)",
+    "ch10.ckpt.nothing": "as much was saved as without checkpointing: wrap each block call in "
+                         "checkpoint(block, h, use_reentrant=False)",
+    "ch10.ckpt.output": "the output of your run",
+    "ch10.ckpt.gradient": "a gradient after your checkpointed run",
+    "ch10.ckpt.calls": "blocks ran {forward}x forward, {total}x in all; want {blocks}x, then 2x",
+    "ch10.ckpt.some": "{saved} bytes of activations kept, expected {want}: checkpoint every block",
+    "ch10.nan.none": "nan_source returned None: catch anomaly mode's RuntimeError, return the name",
+    "ch10.nan.type": "nan_source should return the node's name as a string, got {type}",
+    "ch10.nan.message": "return only the name, {want}, not the whole message",
+    "ch10.nan.root": "{got} is the loss's own node; run backward under detect_anomaly",
+    "ch10.nan.wrong": "you returned {got!r}; the node whose backward made the NaN is {want}",
+    "ch10.hvp.create_graph": "pass create_graph=True to the first autograd.grad",
+    "ch10.hvp.pair": "return only H v, not a pair (functional.hvp returns (f(x), H v))",
+    "ch10.hvp.gradient": "that is the gradient of f; differentiate (gradient * v).sum() again",
+    "ch10.hvp.name": "your H v",
 }

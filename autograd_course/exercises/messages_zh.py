@@ -329,4 +329,47 @@ MESSAGES: dict[str, str] = {
                          "乘以 out.data",
     "ch09.exp.wrong": "对 out = x*exp(x) + exp(x)，x = {x0:.4g} 时 x.grad 是 {got:.6g}；应为 "
                       "{want:.6g}",
+    # --- chapter 10 ---------------------------------------------------------------------------
+    "ch10.clamp.tuple": "pre-hook 必须返回一个元组，节点的每个输出对应一个梯度（或者返回 None "
+                        "保持原样），而不是张量或列表",
+    "ch10.clamp.no_grad": "backward 之后 x.grad 是 None：钩子应当返回截断后的梯度，"
+                          "而不是把它们丢掉",
+    "ch10.clamp.unchanged": "梯度原封不动地到达了 x：用 node.register_prehook 注册钩子，"
+                            "并返回截断后的元组",
+    "ch10.clamp.posthook": "你截断的是节点继续传给 x 的梯度（post-hook，register_hook）；"
+                           "应当截断到达节点的梯度（register_prehook）",
+    "ch10.clamp.name": "装上你的钩子之后的 x.grad",
+    "ch10.clamp.handle": "返回 register_prehook 给你的句柄，这样钩子才能被移除",
+    "ch10.clamp.removed": "handle.remove() 之后的 x.grad",
+    "ch10.bytes.none": "saved_bytes 返回了 None：请把总数作为 int 返回",
+    "ch10.bytes.type": "saved_bytes 应当返回一个 int（字节数），得到的是 {type}",
+    "ch10.bytes.zero": "你数出了 0 字节：在 saved_tensors_hooks(pack, unpack) 里运行 "
+                       "fn(*inputs)，并在 pack 里累加",
+    "ch10.bytes.count": "这是保存的张量的个数；要数的是它们的字节数："
+                        "t.numel() * t.element_size()",
+    "ch10.bytes.elements": "这是保存的元素个数；要把每个张量的 numel() 乘以它的 "
+                           "element_size()（float32 是 4，float64 是 8）",
+    "ch10.bytes.wrong": "你数出了 {got} 字节，正向传播保存的是 {want} 字节",
+    "ch10.ckpt.reentrant": "给 checkpoint 传入 use_reentrant=False（题目要的不是较老的 "
+                           "reentrant 版本）",
+    "ch10.ckpt.nothing": "正向传播保存的和不用检查点时一样多：把每一次调用块都包进 "
+                         "checkpoint(block, h, use_reentrant=False)",
+    "ch10.ckpt.output": "你的运行结果",
+    "ch10.ckpt.gradient": "用检查点运行之后的某个梯度",
+    "ch10.ckpt.calls": "这些块正向运行了 {forward} 次，总共运行了 {total} 次；应为 {blocks} "
+                       "次，然后是它的两倍（每块重新计算一次）",
+    "ch10.ckpt.some": "保留了 {saved} 字节的激活值，应为 {want} 字节：每一个块都要用检查点，"
+                      "而不是只用在其中几个上",
+    "ch10.nan.none": "nan_source 返回了 None：捕获异常检测模式抛出的 RuntimeError，"
+                     "从它的消息里取出节点的名字并返回",
+    "ch10.nan.type": "nan_source 应当以字符串形式返回节点的名字，得到的是 {type}",
+    "ch10.nan.message": "只返回名字 {want}，不要返回整条消息",
+    "ch10.nan.root": "{got} 是损失自己的节点；NaN 来自更下游的节点：在 detect_anomaly "
+                     "中运行 backward",
+    "ch10.nan.wrong": "你返回了 {got!r}；反向计算产生 NaN 的节点是 {want}",
+    "ch10.hvp.create_graph": "梯度没有可以再求导的计算图：第一次调用 autograd.grad 时传入 "
+                             "create_graph=True",
+    "ch10.hvp.pair": "只返回 H v，不要返回一对值（functional.hvp 返回的是 (f(x), H v)）",
+    "ch10.hvp.gradient": "这是 f 的梯度；还要对 (gradient * v).sum() 再求一次导",
+    "ch10.hvp.name": "你的 H v",
 }

@@ -19,6 +19,7 @@ import warnings
 from .. import random as _random
 from ..autograd import engine, grad_mode, hooks
 from ..autograd.function import Function
+from ..autograd.saved_tensor import SavedTensor
 from ..autograd.saved_tensor_hooks import saved_tensors_hooks
 from ..nn.containers import Sequential
 from ..tensor_base import TensorBase
@@ -51,11 +52,15 @@ def _metadata(tensor) -> dict:
 
 
 class _Recomputation:
-    """One checkpointed call: what its first run saved (as numbers), and its recomputation,
-    made once per backward pass (a ``retain_graph`` pass after it recomputes again)."""
+    """One checkpointed call: its inputs, what its first run saved (as numbers), and its
+    recomputation, made once per backward pass (a ``retain_graph`` pass after it recomputes
+    again). The tensor inputs are kept as saved tensors, as PyTorch keeps them: the saved-tensor
+    hooks around the call see them, and an input changed in place before backward is an error."""
 
     def __init__(self, function, args, kwargs, rng_state, early_stop: bool, context) -> None:
-        self.function, self.args, self.kwargs = function, args, kwargs
+        self.function, self.kwargs = function, kwargs
+        self.args = [SavedTensor(a, is_output=False) if isinstance(a, TensorBase) else a
+                     for a in args]
         self.rng_state, self.early_stop, self.context = rng_state, early_stop, context
         self.saved = []  # the metadata of each tensor the first run saved
         self.recomputed = {}  # backward pass id -> the recomputed tensors, in saving order
@@ -93,13 +98,16 @@ class _Recomputation:
         try:
             with saved_tensors_hooks(keep, _never_unpacked), grad_mode.enable_grad(), \
                     self.context:
-                self.function(*self.args, **self.kwargs)
+                self.function(*self._inputs(), **self.kwargs)
         except _StopRecomputing:
             pass
         finally:
             _random.set_rng_state(state)
         self._check(values)
         return values
+
+    def _inputs(self) -> list:
+        return [a.unpack(None) if isinstance(a, SavedTensor) else a for a in self.args]
 
     def _check(self, values: list) -> None:
         if len(values) != len(self.saved):
@@ -138,6 +146,8 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=No
             raise ValueError("Passing `context_fn` or `debug` is only supported when "
                              "use_reentrant=False.")
         return CheckpointFunction.apply(function, preserve, *args)
+    if not grad_mode.is_grad_enabled():  # nothing is saved: nothing to recompute
+        return function(*args, **kwargs)
     rng_state = _random.get_rng_state() if preserve else None
     forward_context, recompute_context = (context_fn() if context_fn is not None else
                                           (contextlib.nullcontext(), contextlib.nullcontext()))
