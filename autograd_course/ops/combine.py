@@ -200,6 +200,6 @@ def where(condition: Tensor, a: Tensor | float, b: Tensor | float) -> Tensor:
         a = condition._new(condition._xp.asarray(a, dtype=result_type(a, b)))
     for number, other in ((a, b), (b, a)):
         if not is_tensor(number):
-            check_fits(number, result_type(other, number))
+            check_fits(number, result_type(other, number), floats=False)
     a, b = binary_operands(a, b)
     return Where.apply((condition,), a, b)

@@ -22,8 +22,9 @@ import numpy as np
 from .. import _messages
 from ..autograd import grad_mode, views
 from ..autograd.function import Function
-from ._util import broadcast_error, is_tensor, same_device, scalar_type
+from ._util import broadcast_error, check_cast, is_tensor, same_device
 from .arithmetic import add, div, mul, pow, sub
+from .dtype_checks import check_clamp_cast
 from .indexing import (
     IndexPut,
     getitem,
@@ -66,11 +67,7 @@ def apply_inplace(x: Tensor, result: Tensor) -> object:
             f"output with shape {list(x.shape)} doesn't match the broadcast shape "
             f"{list(result.shape)}"
         )
-    if result._data.dtype.kind in "fc" and x._data.dtype.kind in "biu":
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type "
-            f"{scalar_type(x)}"
-        )
+    check_cast(result, x)
     recorded = result.grad_fn is not None
     if recorded:
         views.check_rebase(x, result.grad_fn)
@@ -113,6 +110,8 @@ def _write_sum(x, other, alpha, ufunc: str) -> bool:
     if not (is_tensor(other) and other._data.dtype == x._data.dtype
             and other._device == x._device and other._data.shape == x._data.shape):
         return False
+    if x._data.dtype.kind != "f" and (type(alpha) is not int or alpha != 1):
+        return False  # add's checks of alpha for integers and bools
     check_inplace(x)
     if _recording(x, other):
         return False
@@ -161,6 +160,7 @@ def unary_(x: Tensor, op) -> Tensor:
 def clamp_(x: Tensor, min: float | Tensor | None = None,
            max: float | Tensor | None = None) -> Tensor:
     """Clamp x into [min, max] in place."""
+    check_clamp_cast(x, min, max)
     return _inplace(x, lambda a, _: clamp(a, min, max), None)
 
 

@@ -1,0 +1,62 @@
+"""The dtype checks PyTorch makes before an element-wise op computes anything.
+
+Each refuses a call whose result would be wrong or surprising: ``mask - 1`` (meant as
+``~mask``), an integer ``add`` with a fractional ``alpha`` (it would be truncated), and
+``int_tensor.clamp_(min=0.5)`` (the float result cannot be written back into integers).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._util import can_cast, check_fits, is_tensor, result_type, scalar_type
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
+
+
+def check_alpha(a: Tensor, alpha: float) -> None:
+    """PyTorch's checks of ``add``/``sub``'s ``alpha`` against the dtype the op computes in
+    (``a``'s): a bool only for bools, a float not for integers, and it must fit."""
+    kind = a._data.dtype.kind
+    if isinstance(alpha, bool) and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    check_fits(alpha, a._data.dtype)
+
+
+def _is_bool(value) -> bool:
+    return value._data.dtype.kind == "b" if is_tensor(value) else isinstance(value, bool)
+
+
+def check_sub(a: Tensor | float, b: Tensor | float) -> None:
+    """PyTorch refuses ``-`` with a bool operand (a bool tensor or ``True``): ``mask - 1`` is
+    almost always a mistake for ``~mask``."""
+    a_bool, b_bool = _is_bool(a), _is_bool(b)
+    if a_bool and b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead.")
+    if a_bool or b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+# C++'s names for the types, which clamp_ with number bounds prints in its error
+_CPP_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+
+
+def check_clamp_cast(x: Tensor, min: float | Tensor | None, max: float | Tensor | None) -> None:
+    """``clamp_``'s error when the bounds' type cannot be written into x
+    (``int_tensor.clamp_(min=0.5)``); with number bounds PyTorch names x's C++ type."""
+    if is_tensor(min) or is_tensor(max):
+        return  # the tensor form: apply_inplace's check, with PyTorch's names (Long...)
+    target = result_type(x, min, max)
+    name = _CPP_NAMES.get(x._data.dtype.name)
+    if name is not None and not can_cast(target, x._data.dtype):
+        raise RuntimeError(f"result type {scalar_type(target)} can't be cast to the desired "
+                           f"output type {name}")
