@@ -6,6 +6,17 @@ can search for). Long texts are constants; texts with values in them are small f
 
 from __future__ import annotations
 
+import warnings
+
+_WARNED: set[str] = set()
+
+
+def warn_once(message: str, stacklevel: int = 1) -> None:
+    """A UserWarning given the first time only (PyTorch's C++ ``TORCH_WARN_ONCE``)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
                "bool": "Bool"}

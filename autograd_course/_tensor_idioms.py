@@ -55,6 +55,18 @@ class TensorIdioms:
         check_inplace(self)
         return apply_inplace(self, self.remainder(other))
 
+    # --- exclusive or: x ^ y -------------------------------------------------------------
+    def bitwise_xor(self, other):
+        return ops.bitwise_xor(self, other)
+
+    __xor__ = __rxor__ = bitwise_xor  # symmetric, so 3 ^ x is x ^ 3
+
+    def bitwise_xor_(self, other):
+        check_inplace(self)
+        return apply_inplace(self, ops.bitwise_xor(self, other))
+
+    __ixor__ = bitwise_xor_
+
     def masked_fill(self, mask, value):
         return masking.masked_fill(self, mask, value)
 

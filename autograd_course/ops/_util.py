@@ -320,3 +320,13 @@ def reduce_loss(loss: np.ndarray, reduction: str) -> np.ndarray:
     if reduction == "none":
         return loss
     raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def zero_grad_in_place(grad: Tensor) -> None:
+    """``zero_grad(set_to_none=False)`` on one ``.grad``: cut it out of any graph and fill it
+    with zeros, in place, so that code holding a reference to it sees the zeros."""
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()

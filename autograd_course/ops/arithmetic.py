@@ -189,7 +189,10 @@ class PowScalar(Function):
         data = x._data
         if exponent == 2:
             return x._new((data * data).astype(data.dtype, copy=False))  # bool stays bool
-        return x._new((data ** x._xp.asarray(exponent, dtype=data.dtype)).astype(data.dtype))
+        p = x._xp.asarray(exponent, dtype=data.dtype)
+        if data.dtype == np.float32 and float(p) != exponent:  # PyTorch keeps such a p in double
+            return x._new((data.astype(np.float64) ** exponent).astype(data.dtype))
+        return x._new((data ** p).astype(data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -384,10 +387,10 @@ def pow(x: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = Non
             raise not_implemented("pow", x)
         return Pow.apply(x, exponent)
     target = result_type(x, exponent)
+    if target.kind in "iu" and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
     check_fits(exponent, target, floats=target == np.float16)  # float32/64 take any float
     if target != x._data.dtype:
         x = x.to(dtypes.from_numpy(target))
-    if x._data.dtype.kind in "iu" and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowScalar.apply(x, exponent)
 

@@ -120,6 +120,8 @@ def cross_entropy(x: Tensor, target: Tensor, weight: Tensor | None = None, ignor
         if target._data.dtype.kind != "f":
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {scalar_type(target)}")
+        if ignore_index >= 0:  # a class index means nothing next to class probabilities
+            raise RuntimeError("ignore_index is not supported for floating point target")
         if weight is not None and weight._data.dtype != x._data.dtype:
             raise RuntimeError(
                 f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")

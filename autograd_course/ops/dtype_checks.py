@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import _messages
 from ._util import can_cast, check_fits, is_tensor, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -45,18 +46,12 @@ def check_sub(a: Tensor | float, b: Tensor | float) -> None:
             "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-# C++'s names for the types, which clamp_ with number bounds prints in its error
-_CPP_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-              "uint8": "unsigned char", "bool": "bool"}
-
-
 def check_clamp_cast(x: Tensor, min: float | Tensor | None, max: float | Tensor | None) -> None:
     """``clamp_``'s error when the bounds' type cannot be written into x
     (``int_tensor.clamp_(min=0.5)``); with number bounds PyTorch names x's C++ type."""
     if is_tensor(min) or is_tensor(max):
         return  # the tensor form: apply_inplace's check, with PyTorch's names (Long...)
     target = result_type(x, min, max)
-    name = _CPP_NAMES.get(x._data.dtype.name)
-    if name is not None and not can_cast(target, x._data.dtype):
+    if not can_cast(target, x._data.dtype):
         raise RuntimeError(f"result type {scalar_type(target)} can't be cast to the desired "
-                           f"output type {name}")
+                           f"output type {_messages.c_name(x._data.dtype)}")

@@ -142,9 +142,9 @@ def mul_(x: Tensor, other: Tensor | float) -> Tensor:
     return _inplace(x, mul, other)
 
 
-def div_(x: Tensor, other: Tensor | float) -> Tensor:
-    """x /= other."""
-    return _inplace(x, div, other)
+def div_(x: Tensor, other: Tensor | float, *, rounding_mode: str | None = None) -> Tensor:
+    """x /= other (rounded down or towards 0 with ``rounding_mode='floor'``/``'trunc'``)."""
+    return _inplace(x, lambda a, b: div(a, b, rounding_mode=rounding_mode), other)
 
 
 def pow_(x: Tensor, exponent: Tensor | float) -> Tensor:

@@ -348,9 +348,11 @@ def clamp(x: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword nam
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     target = result_type(x, min, max)
-    if target.kind == "b":
-        kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
-            "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
+    tensors = isinstance(min, TensorBase) + isinstance(max, TensorBase)
+    if target.kind == "b" and (tensors == 0 or tensors == 2):  # bool: one tensor bound only
+        kernel = "clamp_cpu" if tensors else (
+            "clamp_scalar_cpu" if min is not None and max is not None else (
+                "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"))
         raise not_implemented(kernel, x)
     check_fits(min, target)
     check_fits(max, target)
