@@ -13,6 +13,7 @@ import numpy as np
 from . import _array, _backend, dtypes
 from . import random as _random
 from .autograd import grad_mode
+from .ops._util import check_fits, number_array
 from .tensor import Tensor
 
 
@@ -50,7 +51,9 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor that shares memory with ``array``: changes to one show in the other."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        kind = type(array)
+        name = f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+        raise TypeError(f"expected np.ndarray (got {name})")
     dtypes.from_numpy(array.dtype)  # clear error for unsupported dtypes
     return Tensor._wrap(array, _backend.CPU)
 
@@ -74,6 +77,9 @@ def _size(args: tuple, size) -> tuple:
 def _filled(fill, size, dtype, device, requires_grad, default=None):
     dev = _backend.factory_device(device)
     np_dtype = dtypes.to_numpy(dtype or default or dtypes.default_float)
+    if np_dtype.kind in "iu" and isinstance(fill, numbers.Integral):
+        check_fits(fill, np_dtype)  # PyTorch's error; -1 into uint8 wraps around to 255
+        fill = number_array(np, fill, np_dtype)
     return _finish(_backend.create(dev, "full", _shape(size), fill, dtype=np_dtype), dev,
                    requires_grad)
 
