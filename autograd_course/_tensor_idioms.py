@@ -13,6 +13,7 @@ import numpy as np
 from . import _backend, dtypes, ops
 from .ops import inplace, masking, rounding
 from .ops._util import normalize_dim
+from .ops.dtype_checks import check_inplace_result
 from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
@@ -40,6 +41,8 @@ class TensorIdioms:
     def pow_(self, exponent):
         return inplace.pow_(self, exponent)
 
+    __ipow__ = pow_
+
     # --- rounding division, masks and index writes ------------------------------------------
     def floor_divide(self, other):
         return rounding.floor_divide(self, other)
@@ -49,10 +52,12 @@ class TensorIdioms:
 
     def floor_divide_(self, other):
         check_inplace(self)
+        check_inplace_result(self, other)
         return apply_inplace(self, self.floor_divide(other))
 
     def remainder_(self, other):
         check_inplace(self)
+        check_inplace_result(self, other)
         return apply_inplace(self, self.remainder(other))
 
     # --- exclusive or: x ^ y -------------------------------------------------------------

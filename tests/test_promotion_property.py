@@ -4,8 +4,9 @@ Hypothesis draws a tensor (every dtype, with dimensions or 0-d), a second operan
 int, float or bool, or a 0-d tensor of any dtype; values include ones that do not fit the
 tensor's dtype: 300 next to int8, -1 next to uint8, 65536. next to float16, inf, nan) and an
 op (``+ - * / // % **`` both ways round and in place, ``clamp`` and ``clamp_``, the six
-comparisons), and checks that we show what PyTorch shows: the dtype, the shape and the values
-of the result, or the type and message of its error.
+comparisons, ``div`` with a rounding mode, ``where``), and checks that we show what PyTorch
+shows: the dtype, the shape and the values of the result, or the type and message of its
+error.
 
 It runs ``PROMOTION_EXAMPLES`` examples (default 200, derandomized so every run is the same);
 ``PROMOTION_EXAMPLES=20000 .venv/bin/python -m pytest tests/test_promotion_property.py``
@@ -38,7 +39,7 @@ BINARY = {
 }
 IN_PLACE = {
     "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "/=": operator.itruediv,
-    "//=": operator.ifloordiv, "%=": operator.imod,
+    "//=": operator.ifloordiv, "%=": operator.imod, "**=": operator.ipow,
     "pow_": lambda x, y: x.pow_(y), "add_(alpha=2)": lambda x, y: x.add_(y, alpha=2),
     "mul_": lambda x, y: x.mul_(y), "div_": lambda x, y: x.div_(y),
 }
@@ -46,6 +47,7 @@ OTHER = {
     "clamp(min=)": lambda x, y: x.clamp(min=y), "clamp(max=)": lambda x, y: x.clamp(max=y),
     "clamp_(min=)": lambda x, y: x.clamp_(min=y),
     "clamp(y, y)": lambda x, y: x.clamp(y, y),
+    "where(x == x, x, y)": lambda x, y: x.where(x == x, y),  # NaN picks y
     "div(floor)": lambda x, y: x.div(y, rounding_mode="floor"),
     "div(trunc)": lambda x, y: x.div(y, rounding_mode="trunc"),
 }

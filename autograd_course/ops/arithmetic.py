@@ -23,7 +23,7 @@ from ._util import (
     sum_to,
 )
 from .combine import where
-from .dtype_checks import check_alpha, check_sub
+from .dtype_checks import check_alpha, check_integer_power, check_sub
 from .out_arg import write_out
 from .rounding import div_rounded
 
@@ -386,9 +386,8 @@ def pow(x: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = Non
         if x._data.dtype.kind == "b":
             raise not_implemented("pow", x)
         return Pow.apply(x, exponent)
+    check_integer_power(x, exponent)
     target = result_type(x, exponent)
-    if target.kind in "iu" and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
     check_fits(exponent, target, floats=target == np.float16)  # float32/64 take any float
     if target != x._data.dtype:
         x = x.to(dtypes.from_numpy(target))

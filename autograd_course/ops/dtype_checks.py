@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .. import _messages
 from ._util import can_cast, check_fits, is_tensor, result_type, scalar_type
 
@@ -44,6 +46,24 @@ def check_sub(a: Tensor | float, b: Tensor | float) -> None:
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def check_inplace_result(x: Tensor, other: Tensor | float | None, floats: bool = False) -> None:
+    """PyTorch's check, made before computing, that an in-place op's result type (x's and
+    ``other``'s promoted; a float with ``floats``, for true division) can be written back
+    into x: ``bool_tensor %= 0`` is refused for its type, not for dividing by zero."""
+    target = result_type(x, other)
+    if floats and target.kind not in "fc":
+        target = np.dtype(np.float32)
+    if not can_cast(target, x._data.dtype):
+        raise RuntimeError(f"result type {scalar_type(target)} can't be cast to the desired "
+                           f"output type {scalar_type(x)}")
+
+
+def check_integer_power(x: Tensor, exponent: Tensor | float) -> None:
+    """PyTorch refuses an integer tensor to a negative number power (it would be 0 or ±1)."""
+    if not is_tensor(exponent) and exponent < 0 and result_type(x, exponent).kind in "iu":
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
 def check_clamp_cast(x: Tensor, min: float | Tensor | None, max: float | Tensor | None) -> None:
