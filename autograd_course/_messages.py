@@ -69,9 +69,16 @@ def set_requires_grad_non_leaf(flag: bool) -> str:
     return message
 
 
+def python_type(value) -> str:
+    """A value's type as PyTorch's messages name it: NumPy's with their module
+    ('numpy.ndarray', 'numpy.float64'), others by their name ('list', 'int')."""
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+
+
 def grad_type(value) -> str:
     return ("assigned grad expected to be a Tensor or None but got grad of type "
-            f"{type(value).__name__}")
+            f"{python_type(value)}")
 
 
 def grad_size(got, expected) -> str:

@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from . import _array, _backend, dtypes
+from . import _array, _backend, _messages, dtypes
 from . import random as _random
 from .autograd import grad_mode
 from .ops._util import check_fits, number_array
@@ -51,9 +51,7 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor that shares memory with ``array``: changes to one show in the other."""
     if not isinstance(array, np.ndarray):
-        kind = type(array)
-        name = f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
-        raise TypeError(f"expected np.ndarray (got {name})")
+        raise TypeError(f"expected np.ndarray (got {_messages.python_type(array)})")
     dtypes.from_numpy(array.dtype)  # clear error for unsupported dtypes
     return Tensor._wrap(array, _backend.CPU)
 

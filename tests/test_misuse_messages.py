@@ -320,6 +320,11 @@ MESSAGES = {
     "int16.clamp_(max=0.5)": lambda m: m.tensor([1], dtype=m.int16).clamp_(max=0.5),
     "from_numpy(np.float64)": lambda m: m.from_numpy(np.float64(1)),
     "from_numpy(list)": lambda m: m.from_numpy([1]),
+    "matmul(t, ndarray)": lambda m: m.matmul(m.tensor([1.0]), np.array([1.0])),
+    "matmul(ndarray, t)": lambda m: m.matmul(np.array([1.0]), m.tensor([1.0])),
+    "x.grad = ndarray": lambda m: setattr(m.ones(2, requires_grad=True), "grad", np.ones(2)),
+    "backward([y], [ndarray])": lambda m: m.autograd.backward(
+        [m.ones(2, requires_grad=True).sum()], [np.array(1.0)]),
     "tensor(int, requires_grad=True)": lambda m: m.tensor([1], requires_grad=True),
     "ones(long, requires_grad=True)": lambda m: m.ones(2, dtype=m.long, requires_grad=True),
     "int.requires_grad = True": lambda m: setattr(m.tensor([1]), "requires_grad", True),

@@ -60,6 +60,10 @@ def binary_operands(a: Tensor | float, b: Tensor | float, *, floats: bool = Fals
     That operand is returned in float32; the op casts its result to ``a``'s dtype.
     """
     a_tensor, b_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
+    if a_tensor and (type(b) is float or type(b) is int):  # common: float32/64 a, decided now
+        dtype = a._data.dtype
+        if dtype.kind == "f" and dtype.itemsize > 2:
+            return a, a._new(a._xp.asarray(b, dtype=dtype))
     if a_tensor and b_tensor:
         if a._device is not b._device and a._device != b._device:
             a, b = _same_device(a, b)
