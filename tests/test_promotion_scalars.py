@@ -48,6 +48,10 @@ VALUES = {
     "1e5 / half": lambda m: 1e5 / m.tensor([2.0], dtype=m.float16),
     # integers next to numbers that do not fit them wrap around, as in PyTorch
     "uint8 + 300": lambda m: _u8(m) + 300,
+    "int + 2**63 (wraps)": lambda m: m.tensor([1]) + 2**63,
+    "int8 + 2**63 + 5": lambda m: m.tensor([1], dtype=m.int8) + (2**63 + 5),
+    "half.where(x == x, 70000.)": lambda m: m.tensor([1.0], dtype=m.float16).where(
+        m.tensor([False]), 70000.0),
     "uint8 // 300": lambda m: _u8(m) // 300,
     "uint8 % -2": lambda m: _u8(m) % -2,
     "int8 * 300": lambda m: m.tensor([3, 120], dtype=m.int8) * 300,
@@ -90,6 +94,14 @@ ERRORS = {
     "half ** 70000": lambda m: m.tensor([1.0], dtype=m.float16) ** 70000,
     "where(int16, 2**15)": lambda m: m.where(m.tensor([False]), m.tensor([1], dtype=m.int16),
                                              2**15),
+    "where(float32, 3.5e38)": lambda m: m.where(m.tensor([False]), m.tensor([1.0]), 3.5e38),
+    "int + 2**64 (past 64 bits)": lambda m: m.tensor([1]) + 2**64,
+    "float * (-2**63 - 1)": lambda m: m.tensor([1.0]) * (-2**63 - 1),
+    "float.clamp(max=2**64)": lambda m: m.tensor([1.0]).clamp(max=2**64),
+    "bool %= 0 (the type first)": lambda m: m.tensor([False]).__imod__(0),
+    "bool /= 0": lambda m: m.tensor([False]).__itruediv__(0),
+    "bool -= 0": lambda m: m.tensor([False]).__isub__(0),
+    "bool.pow_(-1)": lambda m: m.tensor([False]).pow_(-1),
     # in place: the result type must be castable to the tensor's
     "int.add_(1.5)": lambda m: m.tensor([1, 2]).add_(1.5),
     "int.mul_(1.5)": lambda m: m.tensor([1, 2]).mul_(1.5),

@@ -20,17 +20,25 @@ def is_tensor(value: object) -> bool:
     return isinstance(value, TensorBase)
 
 
+def check_python_int(value) -> None:
+    """PyTorch's error for a Python int that 64 bits cannot hold (as int64 or uint64)."""
+    if type(value) is int and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0 else
+                            "can't convert negative int to unsigned")
+
+
 def number_array(xp, value: float, dtype: np.dtype):
     """A Python number as a 0-d array of ``dtype``, converted as PyTorch converts it: an int
     that does not fit an integer dtype wraps around, and float16 is reached through float32
     (C++ has no direct double -> half conversion, so the value is rounded twice)."""
+    check_python_int(value)
     dtype = np.dtype(dtype)
     if dtype == np.float16:
         return xp.asarray(np.float32(value)).astype(dtype)
     try:
         return xp.asarray(value, dtype=dtype)
-    except OverflowError:
-        return xp.asarray(np.int64(value)).astype(dtype)
+    except OverflowError:  # past int64 too: 2**63 is -2**63, as in 64-bit arithmetic
+        return xp.asarray(np.int64((value + 2**63) % 2**64 - 2**63)).astype(dtype)
 
 
 def _as_operand(value, dtype: np.dtype, like: Tensor) -> Tensor:
@@ -63,7 +71,7 @@ def binary_operands(a: Tensor | float, b: Tensor | float, *, floats: bool = Fals
     if a_tensor and (type(b) is float or type(b) is int):  # common: float32/64 a, decided now
         dtype = a._data.dtype
         if dtype.kind == "f" and dtype.itemsize > 2:
-            return a, a._new(a._xp.asarray(b, dtype=dtype))
+            return a, a._new(number_array(a._xp, b, dtype))
     if a_tensor and b_tensor:
         if a._device is not b._device and a._device != b._device:
             a, b = _same_device(a, b)
@@ -196,6 +204,7 @@ def check_fits(value: float, dtype: np.dtype, floats: bool = True) -> None:
     """PyTorch's error for a Python number that a few ops (pow, clamp; ``where`` for ints
     only) must hold in ``dtype`` and cannot (``+`` wraps around instead). An unsigned type
     also takes values down to -max, which wrap around (uint8: -1 is 255)."""
+    check_python_int(value)
     dtype = np.dtype(dtype)
     if value is None or isinstance(value, (bool, TensorBase)) or dtype.kind == "b":
         return
