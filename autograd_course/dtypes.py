@@ -63,6 +63,11 @@ def number_dtype(value) -> np.dtype:
     if isinstance(value, builtins.bool):
         return np.dtype(np.bool_)
     if isinstance(value, numbers.Integral):
+        if not -2**63 <= value < 2**63:  # PyTorch takes 2**63 <= value < 2**64 as uint64
+            if not -2**63 <= value < 2**64:
+                raise OverflowError("int too big to convert" if value > 0 else
+                                    "can't convert negative int to unsigned")
+            return np.dtype(np.uint64)
         return np.dtype(np.int64)
     if isinstance(value, numbers.Real):
         return default_float.numpy

@@ -122,7 +122,7 @@ def check_cast(result: Tensor, x: Tensor) -> None:
 
 _SCALAR_TYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
                  "uint8": "Byte", "int16": "Short", "int32": "Int", "int64": "Long",
-                 "bool": "Bool"}
+                 "bool": "Bool", "uint64": "UInt64"}
 
 
 def scalar_type(t: Tensor | np.dtype) -> str:
@@ -145,6 +145,9 @@ def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
     a, b = np.dtype(a), np.dtype(b)
     if a == b:
         return a
+    if np.dtype(np.uint64) in (a, b):  # a Python int from 2**63 to 2**64 (dtypes.number_dtype)
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {scalar_type(a)} and {scalar_type(b)}")
     ca, cb = _CATEGORY[a.kind], _CATEGORY[b.kind]
     if ca != cb:
         return a if ca > cb else b

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _messages
-from ._util import can_cast, check_fits, is_tensor, result_type, scalar_type
+from ._util import can_cast, check_fits, check_python_int, is_tensor, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -37,6 +37,8 @@ def _is_bool(value) -> bool:
 def check_sub(a: Tensor | float, b: Tensor | float) -> None:
     """PyTorch refuses ``-`` with a bool operand (a bool tensor or ``True``): ``mask - 1`` is
     almost always a mistake for ``~mask``."""
+    for value in (a, b):  # the int past 64 bits is refused first, when Python's is read
+        check_python_int(value)
     a_bool, b_bool = _is_bool(a), _is_bool(b)
     if a_bool and b_bool:
         raise RuntimeError(
@@ -61,8 +63,14 @@ def check_inplace_result(x: Tensor, other: Tensor | float | None, floats: bool =
 
 
 def check_integer_power(x: Tensor, exponent: Tensor | float) -> None:
-    """PyTorch refuses an integer tensor to a negative number power (it would be 0 or ±1)."""
-    if not is_tensor(exponent) and exponent < 0 and result_type(x, exponent).kind in "iu":
+    """PyTorch's checks of a number exponent of an integer or bool tensor: not negative (the
+    power would be 0 or ±1), and an int64 (it reads the exponent as one)."""
+    if is_tensor(exponent) or x._data.dtype.kind not in "biu" or isinstance(exponent, float):
+        return
+    check_python_int(exponent)
+    if exponent >= 2**63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    if exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
