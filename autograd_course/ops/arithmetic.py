@@ -19,6 +19,7 @@ from ._util import (
     check_fits,
     is_tensor,
     not_implemented,
+    number_array,
     result_type,
     sum_to,
 )
@@ -260,10 +261,7 @@ class RPowScalar(Function):
     @staticmethod
     def forward(ctx, x, base):
         dtype = x._data.dtype
-        try:
-            c = x._xp.asarray(base, dtype=dtype)
-        except OverflowError:  # an int out of the dtype's range wraps around, as in PyTorch
-            c = x._xp.asarray(np.int64(base)).astype(dtype)
+        c = number_array(x._xp, base, dtype)  # an int out of the dtype's range wraps around
         if dtype.kind in "iu":  # negative integer exponents truncate, as PyTorch's do
             out = x._new(_int_power(x._xp, c, x._data))
         else:
