@@ -63,6 +63,11 @@ def number_dtype(value) -> np.dtype:
     if isinstance(value, builtins.bool):
         return np.dtype(np.bool_)
     if isinstance(value, numbers.Integral):
+        if not -2**63 <= value < 2**63:  # PyTorch takes 2**63 <= value < 2**64 as uint64
+            if not -2**63 <= value < 2**64:
+                raise OverflowError("int too big to convert" if value > 0 else
+                                    "can't convert negative int to unsigned")
+            return np.dtype(np.uint64)
         return np.dtype(np.int64)
     if isinstance(value, numbers.Real):
         return default_float.numpy
@@ -79,13 +84,20 @@ def from_name(name: str) -> dtype:
 
 def from_numpy(np_dtype) -> dtype:
     """Map a NumPy dtype to ours; unsupported ones get a clear error."""
+    np_dtype = np.dtype(np_dtype)
     try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
+        return _BY_NUMPY[np_dtype]
     except KeyError:
-        raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype)}. The only supported "
-            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
-        ) from None
+        pass
+    if np_dtype.kind == "u":  # PyTorch makes the tensor, then most ops refuse it this way
+        raise NotImplementedError(
+            f"autograd_course has no {np_dtype.name} dtype (PyTorch's {np_dtype.name} tensors "
+            "have almost no operations: \"add_stub\" not implemented for "
+            f"'UInt{8 * np_dtype.itemsize}'); convert the array first, e.g. "
+            "array.astype(np.int64)")
+    raise TypeError(
+        f"can't convert np.ndarray of type numpy.{np_dtype.type.__name__}. The only supported "
+        "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
 
 
 def to_numpy(d) -> np.dtype:

@@ -283,7 +283,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return Elu.apply(input, alpha)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
     """x Φ(x): each input weighted by how likely a standard normal is below it (BERT, GPT)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
