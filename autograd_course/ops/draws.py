@@ -10,6 +10,7 @@ as in PyTorch, where the result of ``p.bernoulli()`` still records a node.
 
 from __future__ import annotations
 
+from .. import _backend
 from .. import random as _random
 from ..autograd.function import Function
 
@@ -30,7 +31,8 @@ class Bernoulli(Function):
                     "bool": "Bool", "int8": "Char"}[p.dtype.name]
             raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                       f"'{name}'")
-        return p._new(p._xp.asarray(_generator(generator).bernoulli_of(p._data)))
+        probabilities = _backend.to_numpy(p._data)  # the generator draws on the CPU
+        return p._new(p._xp.asarray(_generator(generator).bernoulli_of(probabilities)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -50,7 +52,7 @@ def bernoulli(input, p=None, *, generator=None):
 def bernoulli_(input, p=0.5, *, generator=None):
     """Fill ``input`` in place with 1s drawn with probability ``p`` (a number or a tensor)."""
     if hasattr(p, "_data"):  # one uniform per element, as wide as p's dtype
-        draws = _generator(generator).bernoulli_of(p._data)
+        draws = _generator(generator).bernoulli_of(_backend.to_numpy(p._data))
         value = input._new(input._xp.asarray(draws.astype(input._data.dtype)))
     else:
         value = bernoulli(input, p, generator=generator)
