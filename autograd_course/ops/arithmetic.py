@@ -282,72 +282,73 @@ class RPowScalar(Function):
 
 
 # --- the functions users (and Tensor's operators) call ---------------------------------------
-def add(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
+def add(input: Tensor | float, other: Tensor | float, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
-    """a + alpha·b, broadcasting; a Python number never upcasts a tensor's dtype."""
+    """input + alpha·other, broadcasting; a Python number never upcasts a tensor's dtype."""
     if out is not None:
-        return write_out(out, add, a, b, alpha=alpha)
-    a, b = binary_operands(a, b)
+        return write_out(out, add, input, other, alpha=alpha)
+    input, other = binary_operands(input, other)
     if type(alpha) is not int or alpha != 1:  # 1.0 and True are checked too
-        check_alpha(a, alpha)
-    return Add.apply(a, b, alpha) if alpha != 1 else Add.apply(a, b)
+        check_alpha(input, alpha)
+    return Add.apply(input, other, alpha) if alpha != 1 else Add.apply(input, other)
 
 
-def sub(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
+def sub(input: Tensor | float, other: Tensor | float, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
-    """a - alpha·b, broadcasting."""
+    """input - alpha·other, broadcasting."""
     if out is not None:
-        return write_out(out, sub, a, b, alpha=alpha)
-    check_sub(a, b)
-    a, b = binary_operands(a, b)
+        return write_out(out, sub, input, other, alpha=alpha)
+    check_sub(input, other)
+    input, other = binary_operands(input, other)
     if type(alpha) is not int or alpha != 1:  # 1.0 and True are checked too
-        check_alpha(a, alpha)
-    return Sub.apply(a, b, alpha) if alpha != 1 else Sub.apply(a, b)
+        check_alpha(input, alpha)
+    return Sub.apply(input, other, alpha) if alpha != 1 else Sub.apply(input, other)
 
 
-def rsub(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
-    """other - alpha·x (what ``2 - x`` calls, recorded as PyTorch's ``RsubBackward1``)."""
+def rsub(input: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
+    """other - alpha·input (what ``2 - x`` calls, recorded as PyTorch's ``RsubBackward1``)."""
     if is_tensor(other):
-        return sub(other, x, alpha=alpha)
-    check_sub(other, x)
-    x, c = binary_operands(x, other)
+        return sub(other, input, alpha=alpha)
+    check_sub(other, input)
+    input, c = binary_operands(input, other)
     if alpha != 1:
-        x = mul(x, alpha)
-    return RsubScalar.apply(x, c._data)
+        input = mul(input, alpha)
+    return RsubScalar.apply(input, c._data)
 
 
-def mul(a: Tensor | float, b: Tensor | float, *, out: Tensor | None = None) -> Tensor:
-    """a · b, element-wise with broadcasting."""
+def mul(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
+    """input · other, element-wise with broadcasting."""
     if out is not None:
-        return write_out(out, mul, a, b)
-    a, b = binary_operands(a, b, opmath=True)
-    return Mul.apply(a, b)
+        return write_out(out, mul, input, other)
+    input, other = binary_operands(input, other, opmath=True)
+    return Mul.apply(input, other)
 
 
 def _to_float(*tensors):
     return tuple(t.to(dtypes.default_float) for t in tensors)
 
 
-def div(a: Tensor | float, b: Tensor | float, *, rounding_mode: str | None = None,
+def div(input: Tensor | float, other: Tensor | float, *, rounding_mode: str | None = None,
         out: Tensor | None = None) -> Tensor:
-    """a / b: true division (integers give the default float dtype, as in PyTorch); with
-    ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (see ``rounding.py``)."""
+    """input / other: true division (integers give the default float dtype, as in PyTorch);
+    with ``rounding_mode='floor'`` or ``'trunc'`` the quotient is rounded (see
+    ``rounding.py``)."""
     if out is not None:
-        return write_out(out, div, a, b, rounding_mode=rounding_mode)
+        return write_out(out, div, input, other, rounding_mode=rounding_mode)
     if rounding_mode is not None:
-        return div_rounded(a, b, rounding_mode)
-    if not is_tensor(a):  # 2 / x is recorded by PyTorch as reciprocal(x) * 2
-        (x,) = (b,) if b._data.dtype.kind in "fc" else _to_float(b)
-        return mul(Reciprocal.apply(x), a)
-    a, b = binary_operands(a, b, floats=True, opmath=True)
-    return Div.apply(a, b)
+        return div_rounded(input, other, rounding_mode)
+    if not is_tensor(input):  # 2 / x is recorded by PyTorch as reciprocal(x) * 2
+        (x,) = (other,) if other._data.dtype.kind in "fc" else _to_float(other)
+        return mul(Reciprocal.apply(x), input)
+    input, other = binary_operands(input, other, floats=True, opmath=True)
+    return Div.apply(input, other)
 
 
-def reciprocal(x: Tensor) -> Tensor:
-    """1 / x."""
-    if x._data.dtype.kind not in "fc":
-        (x,) = _to_float(x)
-    return Reciprocal.apply(x)
+def reciprocal(input: Tensor) -> Tensor:
+    """1 / input."""
+    if input._data.dtype.kind not in "fc":
+        (input,) = _to_float(input)
+    return Reciprocal.apply(input)
 
 
 true_divide = divide = div
@@ -355,39 +356,40 @@ multiply = mul
 subtract = sub
 
 
-def neg(x: Tensor) -> Tensor:
-    if x._data.dtype.kind == "b":
+def neg(input: Tensor) -> Tensor:
+    if input._data.dtype.kind == "b":
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
             "to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return Neg.apply(x)
+    return Neg.apply(input)
 
 
 negative = neg
 
 
 # PyTorch's name
-def pow(x: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = None) -> Tensor:
-    """x ** exponent, for a tensor x and a number or tensor exponent (or a number x), in
-    the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5 float32)."""
+def pow(input: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = None) -> Tensor:
+    """input ** exponent, for a tensor input and a number or tensor exponent (or a number
+    input), in the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5
+    float32)."""
     if out is not None:
-        return write_out(out, pow, x, exponent)
-    if not is_tensor(x):
-        target = result_type(exponent, x)
+        return write_out(out, pow, input, exponent)
+    if not is_tensor(input):
+        target = result_type(exponent, input)
         if target.kind == "b":
             raise not_implemented("pow", exponent)
         if target != exponent._data.dtype:
             exponent = exponent.to(dtypes.from_numpy(target))
-        return RPowScalar.apply(exponent, x)
+        return RPowScalar.apply(exponent, input)
     if is_tensor(exponent):
-        x, exponent = binary_operands(x, exponent)
-        if x._data.dtype.kind == "b":
-            raise not_implemented("pow", x)
-        return Pow.apply(x, exponent)
-    check_integer_power(x, exponent)
-    target = result_type(x, exponent)
+        input, exponent = binary_operands(input, exponent)
+        if input._data.dtype.kind == "b":
+            raise not_implemented("pow", input)
+        return Pow.apply(input, exponent)
+    check_integer_power(input, exponent)
+    target = result_type(input, exponent)
     check_fits(exponent, target, floats=target == np.float16)  # float32/64 take any float
-    if target != x._data.dtype:
-        x = x.to(dtypes.from_numpy(target))
-    return PowScalar.apply(x, exponent)
+    if target != input._data.dtype:
+        input = input.to(dtypes.from_numpy(target))
+    return PowScalar.apply(input, exponent)
 

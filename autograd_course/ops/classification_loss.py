@@ -357,12 +357,12 @@ class Xlogy(Function):
         return grad_x, grad_y
 
 
-def xlogy(x: Tensor | float, y: Tensor | float) -> Tensor:
-    """x · log(y), with 0 · log(anything but NaN) = 0."""
-    x, y = binary_operands(x, y)
-    if x._data.dtype.kind not in "fc":
-        x, y = x.to(dtypes.default_float), y.to(dtypes.default_float)
-    return Xlogy.apply(x, y)
+def xlogy(input: Tensor | float, other: Tensor | float) -> Tensor:
+    """input · log(other), with 0 · log(anything but NaN) = 0."""
+    input, other = binary_operands(input, other)
+    if input._data.dtype.kind not in "fc":
+        input, other = input.to(dtypes.default_float), other.to(dtypes.default_float)
+    return Xlogy.apply(input, other)
 
 
 _KL_MEAN_WARNING = (

@@ -22,44 +22,44 @@ def _compare(fn, a, b):
         raise broadcast_error(a.shape, b.shape) from None
 
 
-def eq(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.equal, a, b)
+def eq(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.equal, input, other)
 
 
-def ne(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.not_equal, a, b)
+def ne(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.not_equal, input, other)
 
 
-def lt(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.less, a, b)
+def lt(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.less, input, other)
 
 
-def le(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.less_equal, a, b)
+def le(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.less_equal, input, other)
 
 
-def gt(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.greater, a, b)
+def gt(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.greater, input, other)
 
 
-def ge(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.greater_equal, a, b)
+def ge(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.greater_equal, input, other)
 
 
-def logical_and(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.logical_and, a, b)
+def logical_and(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.logical_and, input, other)
 
 
-def logical_or(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.logical_or, a, b)
+def logical_or(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.logical_or, input, other)
 
 
-def logical_xor(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _compare(np.logical_xor, a, b)
+def logical_xor(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _compare(np.logical_xor, input, other)
 
 
-def logical_not(x: Tensor) -> Tensor:
-    return x._new(x._xp.logical_not(x._data))
+def logical_not(input: Tensor) -> Tensor:
+    return input._new(input._xp.logical_not(input._data))
 
 
 def _bitwise(fn, name, a, b):
@@ -69,55 +69,56 @@ def _bitwise(fn, name, a, b):
     return _compare(fn, a, b)
 
 
-def bitwise_and(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _bitwise(np.bitwise_and, "bitwise_and", a, b)
+def bitwise_and(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _bitwise(np.bitwise_and, "bitwise_and", input, other)
 
 
-def bitwise_or(a: Tensor | float, b: Tensor | float) -> Tensor:
-    return _bitwise(np.bitwise_or, "bitwise_or", a, b)
+def bitwise_or(input: Tensor | float, other: Tensor | float) -> Tensor:
+    return _bitwise(np.bitwise_or, "bitwise_or", input, other)
 
 
-def bitwise_xor(a: Tensor | float, b: Tensor | float) -> Tensor:
-    """``a ^ b``: exclusive or, bit by bit (for bools: a != b)."""
-    return _bitwise(np.bitwise_xor, "bitwise_xor", a, b)
+def bitwise_xor(input: Tensor | float, other: Tensor | float) -> Tensor:
+    """``input ^ other``: exclusive or, bit by bit (for bools: input != other)."""
+    return _bitwise(np.bitwise_xor, "bitwise_xor", input, other)
 
 
-def bitwise_not(x: Tensor) -> Tensor:
-    if x._data.dtype.kind == "f":
+def bitwise_not(input: Tensor) -> Tensor:
+    if input._data.dtype.kind == "f":
         # what ``~x`` (the common spelling) raises in PyTorch
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
-    return x._new(~x._data)
+    return input._new(~input._data)
 
 
-def isclose(a: Tensor | float, b: Tensor | float, rtol: float = 1e-05, atol: float = 1e-08,
-            equal_nan: bool = False) -> Tensor:
-    if is_tensor(a) and is_tensor(b) and a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"{scalar_type(a)} did not match {scalar_type(b)}")
-    a, b = binary_operands(a, b)
-    return a._new(a._xp.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+def isclose(input: Tensor | float, other: Tensor | float, rtol: float = 1e-05,
+            atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    if is_tensor(input) and is_tensor(other) and input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"{scalar_type(input)} did not match {scalar_type(other)}")
+    input, other = binary_operands(input, other)
+    close = input._xp.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return input._new(close)
 
 
-def allclose(a: Tensor | float, b: Tensor | float, rtol: float = 1e-05, atol: float = 1e-08,
-             equal_nan: bool = False) -> bool:
-    return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
+def allclose(input: Tensor | float, other: Tensor | float, rtol: float = 1e-05,
+             atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
-def equal(a: Tensor | float, b: Tensor | float) -> bool:
+def equal(input: Tensor | float, other: Tensor | float) -> bool:
     """True when both tensors have the same shape and the same values."""
-    return a.shape == b.shape and bool((a._data == b._data).all())
+    return input.shape == other.shape and bool((input._data == other._data).all())
 
 
-def isnan(x: Tensor) -> Tensor:
-    return x._new(x._xp.isnan(x._data))
+def isnan(input: Tensor) -> Tensor:
+    return input._new(input._xp.isnan(input._data))
 
 
-def isinf(x: Tensor) -> Tensor:
-    return x._new(x._xp.isinf(x._data))
+def isinf(input: Tensor) -> Tensor:
+    return input._new(input._xp.isinf(input._data))
 
 
-def isfinite(x: Tensor) -> Tensor:
-    return x._new(x._xp.isfinite(x._data))
+def isfinite(input: Tensor) -> Tensor:
+    return input._new(input._xp.isfinite(input._data))
 
 
 class Maximum(Function):
@@ -148,14 +149,14 @@ class Minimum(Maximum):
     _pick = staticmethod(np.minimum)
 
 
-def maximum(a: Tensor | float, b: Tensor | float) -> Tensor:
-    a, b = binary_operands(a, b)
-    return Maximum.apply(a, b)
+def maximum(input: Tensor | float, other: Tensor | float) -> Tensor:
+    input, other = binary_operands(input, other)
+    return Maximum.apply(input, other)
 
 
-def minimum(a: Tensor | float, b: Tensor | float) -> Tensor:
-    a, b = binary_operands(a, b)
-    return Minimum.apply(a, b)
+def minimum(input: Tensor | float, other: Tensor | float) -> Tensor:
+    input, other = binary_operands(input, other)
+    return Minimum.apply(input, other)
 
 
 _ = is_tensor

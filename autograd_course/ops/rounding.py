@@ -134,30 +134,32 @@ def _operands(a, b, kernel: str, opmath: bool = True):
     return a, b
 
 
-def floor_divide(a: Tensor | float, b: Tensor | float) -> Tensor:
-    """a // b: the quotient rounded down (PyTorch records it, but cannot differentiate it)."""
-    a, b = _operands(a, b, "div_floor_cpu")
-    return NotDifferentiable.apply(a, b, "floor_divide")
+def floor_divide(input: Tensor | float, other: Tensor | float) -> Tensor:
+    """input // other: the quotient rounded down (PyTorch records it, but cannot
+    differentiate it)."""
+    input, other = _operands(input, other, "div_floor_cpu")
+    return NotDifferentiable.apply(input, other, "floor_divide")
 
 
-def remainder(a: Tensor | float, b: Tensor | float) -> Tensor:
-    """a % b, with the sign of b (Python's and PyTorch's ``%``; C's fmod keeps a's sign)."""
-    a_number, b_number = not is_tensor(a), not is_tensor(b)
-    a, b = _operands(a, b, "remainder_cpu", opmath=False)
-    if a_number:  # 7 % x: PyTorch cannot differentiate this one either
-        return NotDifferentiable.apply(a, b, "remainder")
-    if b_number:
-        return RemainderScalar.apply(a, b._data)
-    return Remainder.apply(a, b)
+def remainder(input: Tensor | float, other: Tensor | float) -> Tensor:
+    """input % other, with the sign of other (Python's and PyTorch's ``%``; C's fmod keeps
+    input's sign)."""
+    input_number, other_number = not is_tensor(input), not is_tensor(other)
+    input, other = _operands(input, other, "remainder_cpu", opmath=False)
+    if input_number:  # 7 % x: PyTorch cannot differentiate this one either
+        return NotDifferentiable.apply(input, other, "remainder")
+    if other_number:
+        return RemainderScalar.apply(input, other._data)
+    return Remainder.apply(input, other)
 
 
-def div_rounded(a: Tensor | float, b: Tensor | float, rounding_mode: str) -> Tensor:
-    """a / b rounded down (``'floor'``) or towards 0 (``'trunc'``), what ``div(a, b,
-    rounding_mode=...)`` calls; an integer dtype stays integer."""
+def div_rounded(input: Tensor | float, other: Tensor | float, rounding_mode: str) -> Tensor:
+    """input / other rounded down (``'floor'``) or towards 0 (``'trunc'``), what
+    ``div(input, other, rounding_mode=...)`` calls; an integer dtype stays integer."""
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
             f"'{rounding_mode}'")
-    a, b = _operands(a, b, f"div_{rounding_mode}_cpu")
-    return DivRounding.apply(a, b, rounding_mode)
+    input, other = _operands(input, other, f"div_{rounding_mode}_cpu")
+    return DivRounding.apply(input, other, rounding_mode)
 
