@@ -44,8 +44,27 @@ def to_array(data, dtype, device):
     np_dtype = infer_dtype(data) if dtype is None else dtypes.to_numpy(dtype)
     if isinstance(data, (list, tuple)) and any(isinstance(v, TensorBase) for v in _flat(data)):
         data = _nested_values(data)
-    array = np.array(data, dtype=np_dtype)
+    if np_dtype.kind in "iu" and not isinstance(data, (np.ndarray, np.generic)):
+        array = _integers(data, np_dtype)
+    else:
+        array = np.array(data, dtype=np_dtype)
     return array if device is _backend.CPU else _backend.to_device(array, device)
+
+
+def _integers(data, np_dtype: np.dtype) -> np.ndarray:
+    """Python numbers as integers of ``np_dtype``, checked as PyTorch checks them: a value
+    out of range is an error, except that an unsigned type takes negative ints down to -max,
+    which wrap around (``tensor([-1], dtype=uint8)`` is 255; -1.5 is an error)."""
+    raw = np.array(data)
+    if raw.dtype == np.uint64:  # a Python int past int64 (NumPy took it as unsigned)
+        raise ValueError("Overflow when unpacking long long")
+    if raw.dtype.kind not in "iuf" or not raw.size:
+        return np.array(data, dtype=np_dtype)
+    info = np.iinfo(np_dtype)
+    low = -info.max if raw.dtype.kind in "iu" and np_dtype.kind == "u" else info.min
+    if not (low <= raw.min() and raw.max() <= info.max):  # NaN fails both
+        raise RuntimeError(f"value cannot be converted to type {np_dtype.name} without overflow")
+    return raw.astype(np_dtype)
 
 
 def _flat(data):

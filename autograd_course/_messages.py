@@ -6,6 +6,17 @@ can search for). Long texts are constants; texts with values in them are small f
 
 from __future__ import annotations
 
+import warnings
+
+_WARNED: set[str] = set()
+
+
+def warn_once(message: str, stacklevel: int = 1) -> None:
+    """A UserWarning given the first time only (PyTorch's C++ ``TORCH_WARN_ONCE``)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
                "bool": "Bool"}
@@ -58,9 +69,16 @@ def set_requires_grad_non_leaf(flag: bool) -> str:
     return message
 
 
+def python_type(value) -> str:
+    """A value's type as PyTorch's messages name it: NumPy's with their module
+    ('numpy.ndarray', 'numpy.float64'), others by their name ('list', 'int')."""
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+
+
 def grad_type(value) -> str:
     return ("assigned grad expected to be a Tensor or None but got grad of type "
-            f"{type(value).__name__}")
+            f"{python_type(value)}")
 
 
 def grad_size(got, expected) -> str:

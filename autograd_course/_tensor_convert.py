@@ -20,7 +20,26 @@ if TYPE_CHECKING:
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``; its slices and what
+    ``+`` and ``*`` make of it are ``Size`` too, as in PyTorch (``x.shape[1:] + (1,)``)."""
+
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "torch.Size")
+        return Size(tuple(self) + other)
+
+    def __radd__(self, other):
+        return Size(other + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, times):
+        return Size(tuple(self) * times) if isinstance(times, int) else NotImplemented
+
+    __rmul__ = __mul__
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
@@ -125,10 +144,28 @@ class TensorConversions:
     def bool(self) -> Tensor:
         return self.to(dtypes.bool)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False):
+        """The legacy type name ('torch.LongTensor'), or a copy converted to ``dtype``: a
+        dtype or a legacy name (``'torch.DoubleTensor'``, ``'torch.cuda.FloatTensor'``)."""
         if dtype is None:
             return _messages.type_name(self._data.dtype)
+        if isinstance(dtype, str):
+            return self._to_legacy_type(dtype)
+        if isinstance(getattr(dtype, "dtype", None), dtypes.dtype):  # a class: DoubleTensor
+            dtype = dtype.dtype
+        if not isinstance(dtype, dtypes.dtype):
+            raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
+
+    def _to_legacy_type(self, name: str):
+        parts = name.split(".")
+        legacy = {_messages.type_name(d.numpy): d for d in dtypes._ALL}
+        dtype = legacy.get(".".join(p for p in parts if p != "cuda"))
+        if name == "torch.Tensor":
+            dtype = dtypes.default_float
+        if dtype is None or parts[0] != "torch":
+            raise ValueError(f"invalid type: '{name}'")
+        return self.to("cuda" if "cuda" in parts else self._device, dtype)
 
     # --- leaving the tensor world -----------------------------------------------------------
     def numpy(self) -> np.ndarray:

@@ -16,6 +16,7 @@ from . import _backend, dtypes, ops
 from .autograd.variable import VOLATILE
 from .ops import draws, inplace, masking, rounding, strided
 from .ops._util import normalize_dim
+from .ops.dtype_checks import check_inplace_result
 from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
@@ -43,6 +44,8 @@ class TensorIdioms:
     def pow_(self, exponent):
         return inplace.pow_(self, exponent)
 
+    __ipow__ = pow_
+
     # --- rounding division, masks and index writes ------------------------------------------
     def floor_divide(self, other):
         return rounding.floor_divide(self, other)
@@ -52,11 +55,25 @@ class TensorIdioms:
 
     def floor_divide_(self, other):
         check_inplace(self)
+        check_inplace_result(self, other)
         return apply_inplace(self, self.floor_divide(other))
 
     def remainder_(self, other):
         check_inplace(self)
+        check_inplace_result(self, other)
         return apply_inplace(self, self.remainder(other))
+
+    # --- exclusive or: x ^ y -------------------------------------------------------------
+    def bitwise_xor(self, other):
+        return ops.bitwise_xor(self, other)
+
+    __xor__ = __rxor__ = bitwise_xor  # symmetric, so 3 ^ x is x ^ 3
+
+    def bitwise_xor_(self, other):
+        check_inplace(self)
+        return apply_inplace(self, ops.bitwise_xor(self, other))
+
+    __ixor__ = bitwise_xor_
 
     def masked_fill(self, mask, value):
         return masking.masked_fill(self, mask, value)

@@ -383,8 +383,8 @@ class TensorMath(TensorIdioms):
     def mul_(self, other):
         return ops.mul_(self, other)
 
-    def div_(self, other):
-        return ops.div_(self, other)
+    def div_(self, other, *, rounding_mode=None):
+        return ops.div_(self, other, rounding_mode=rounding_mode)
 
     def clamp_(self, min=None, max=None):
         return ops.clamp_(self, min, max)

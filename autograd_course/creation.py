@@ -10,9 +10,10 @@ import numbers
 
 import numpy as np
 
-from . import _array, _backend, dtypes
+from . import _array, _backend, _messages, dtypes
 from . import random as _random
 from .autograd import grad_mode
+from .ops._util import check_fits, number_array
 from .tensor import Tensor
 
 
@@ -50,7 +51,7 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor that shares memory with ``array``: changes to one show in the other."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_messages.python_type(array)})")
     dtypes.from_numpy(array.dtype)  # clear error for unsupported dtypes
     return Tensor._wrap(array, _backend.CPU)
 
@@ -61,23 +62,36 @@ def _shape(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
+def _size(args: tuple, size) -> tuple:
+    """The sizes given one by one, as a sequence, or as the keyword ``size=`` (d2l writes
+    ``torch.randn(size=())``)."""
+    if size is None:
+        return args
+    if args:
+        raise TypeError("size was given both positionally and as a keyword")
+    return (size,)
+
+
 def _filled(fill, size, dtype, device, requires_grad, default=None):
     dev = _backend.factory_device(device)
     np_dtype = dtypes.to_numpy(dtype or default or dtypes.default_float)
+    if np_dtype.kind in "iu" and isinstance(fill, numbers.Integral):
+        check_fits(fill, np_dtype)  # PyTorch's error; -1 into uint8 wraps around to 255
+        fill = number_array(np, fill, np_dtype)
     return _finish(_backend.create(dev, "full", _shape(size), fill, dtype=np_dtype), dev,
                    requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _filled(0, size, dtype, device, requires_grad)
+def zeros(*args, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(0, _size(args, size), dtype, device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _filled(1, size, dtype, device, requires_grad)
+def ones(*args, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(1, _size(args, size), dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _filled(0, size, dtype, device, requires_grad)
+def empty(*args, size=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _filled(0, _size(args, size), dtype, device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -145,17 +159,19 @@ def _random_tensor(array, device, requires_grad):
     return _finish(array, dev, requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+def rand(*args, size=None, generator=None, dtype=None, device=None,
+          requires_grad=False) -> Tensor:
     """Uniform samples in [0, 1)."""
     gen = generator or _random.default_generator
-    array = gen.uniform(_shape(size), dtypes.to_numpy(dtype or dtypes.float32))
+    array = gen.uniform(_shape(_size(args, size)), dtypes.to_numpy(dtype or dtypes.float32))
     return _random_tensor(array, device, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+def randn(*args, size=None, generator=None, dtype=None, device=None,
+          requires_grad=False) -> Tensor:
     """Standard normal samples."""
     gen = generator or _random.default_generator
-    array = gen.normal(_shape(size), dtypes.to_numpy(dtype or dtypes.float32))
+    array = gen.normal(_shape(_size(args, size)), dtypes.to_numpy(dtype or dtypes.float32))
     return _random_tensor(array, device, requires_grad)
 
 

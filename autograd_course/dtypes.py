@@ -79,13 +79,20 @@ def from_name(name: str) -> dtype:
 
 def from_numpy(np_dtype) -> dtype:
     """Map a NumPy dtype to ours; unsupported ones get a clear error."""
+    np_dtype = np.dtype(np_dtype)
     try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
+        return _BY_NUMPY[np_dtype]
     except KeyError:
-        raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype)}. The only supported "
-            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
-        ) from None
+        pass
+    if np_dtype.kind == "u":  # PyTorch makes the tensor, then most ops refuse it this way
+        raise NotImplementedError(
+            f"autograd_course has no {np_dtype.name} dtype (PyTorch's {np_dtype.name} tensors "
+            "have almost no operations: \"add_stub\" not implemented for "
+            f"'UInt{8 * np_dtype.itemsize}'); convert the array first, e.g. "
+            "array.astype(np.int64)")
+    raise TypeError(
+        f"can't convert np.ndarray of type numpy.{np_dtype.type.__name__}. The only supported "
+        "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
 
 
 def to_numpy(d) -> np.dtype:

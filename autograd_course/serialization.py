@@ -152,7 +152,7 @@ def _zip_names(f) -> list:
 def _check_dtype(name: str, key: str, array) -> None:
     try:
         dtypes.from_numpy(array.dtype)
-    except TypeError:
+    except (TypeError, NotImplementedError):  # uint16 and the like: NotImplementedError
         raise _Refused(f"ag.load: array {key!r} in {name} has dtype {array.dtype}, which a "
                        "tensor cannot hold (float16/32/64, int8/16/32/64, uint8 and bool "
                        f"can); {_READS}.") from None

@@ -40,6 +40,12 @@ class RemovableHandle:
         if self.entry in self.hooks:
             self.hooks.remove(self.entry)
 
+    def __enter__(self) -> RemovableHandle:  # `with x.register_hook(f):` removes it after
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.remove()
+
 
 class TensorBase:
     """An array with autograd state. ``Tensor`` (tensor.py) adds the methods."""

@@ -19,8 +19,6 @@ requested inputs, and catch the gradients arriving there.
 
 from __future__ import annotations
 
-import warnings
-
 from .. import _messages
 from ..tensor_base import TensorBase
 from . import anomaly, arguments, grad_mode, hooks
@@ -44,7 +42,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     """Compute gradients of ``tensors`` and add them into the ``.grad`` of the leaves."""
     tensors, grads = arguments.roots(tensors, grad_tensors)
     if create_graph:
-        warnings.warn(_messages.CREATE_GRAPH_IN_BACKWARD, UserWarning, stacklevel=3)
+        _messages.warn_once(_messages.CREATE_GRAPH_IN_BACKWARD, stacklevel=3)  # as PyTorch
     targets = None
     if inputs is not None:
         inputs = arguments.inputs(inputs, "backward")

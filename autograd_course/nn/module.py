@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _messages
+from ..ops._util import zero_grad_in_place
 from ..tensor import Tensor
 from ..tensor_base import RemovableHandle
 from .backward_hooks import BackwardHook
@@ -314,9 +315,8 @@ class Module(ModuleState):
                 continue
             if set_to_none:
                 param._grad = None
-            else:
-                param._grad = param._grad.detach()
-                param._grad.zero_()
+            else:  # zeroed in place: the same tensor, as in PyTorch
+                zero_grad_in_place(param._grad)
 
     # --- printing ---------------------------------------------------------------------------
     def _get_name(self) -> str:

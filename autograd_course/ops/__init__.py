@@ -38,6 +38,7 @@ from .compare import (
     bitwise_and,
     bitwise_not,
     bitwise_or,
+    bitwise_xor,
     eq,
     equal,
     ge,

@@ -20,49 +20,104 @@ def is_tensor(value: object) -> bool:
     return isinstance(value, TensorBase)
 
 
-def scalar_like(value: float, like: Tensor) -> Tensor:
-    """A Python number as a 0-d tensor next to ``like``, without upcasting it.
+def check_python_int(value) -> None:
+    """PyTorch's error for a Python int that 64 bits cannot hold (as int64 or uint64)."""
+    if type(value) is int and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0 else
+                            "can't convert negative int to unsigned")
 
-    PyTorch's rule: ``float32_tensor * 2.5`` stays float32; ``int_tensor * 2.5`` becomes the
-    default float type (float32); ``int_tensor * 2`` stays integer (``int8_tensor + 200``
-    wraps around, as PyTorch's integers do).
-    """
-    dtype = like._data.dtype
-    if type(value) is float and dtype.kind in "fc":  # the common case, decided at once
-        return like._new(like._xp.asarray(value, dtype=dtype))
-    dtype = result_type(like._data.dtype if like._data.ndim else like, value)
+
+def number_array(xp, value: float, dtype: np.dtype):
+    """A Python number as a 0-d array of ``dtype``, converted as PyTorch converts it: an int
+    that does not fit an integer dtype wraps around, and float16 is reached through float32
+    (C++ has no direct double -> half conversion, so the value is rounded twice)."""
+    check_python_int(value)
+    dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        return xp.asarray(np.float32(value)).astype(dtype)
     try:
-        array = like._xp.asarray(value, dtype=dtype)
-    except OverflowError:  # an int out of the dtype's range: wrap around like PyTorch
-        array = like._xp.asarray(np.int64(value)).astype(dtype)
-    return like._new(array)
+        return xp.asarray(value, dtype=dtype)
+    except OverflowError:  # past int64 too: 2**63 is -2**63, as in 64-bit arithmetic
+        return xp.asarray(np.int64((value + 2**63) % 2**64 - 2**63)).astype(dtype)
 
 
-def binary_operands(a: Tensor | float, b: Tensor | float) -> tuple[Tensor, Tensor]:
-    """Two operands as tensors of one dtype on one device, PyTorch's promotion rules."""
-    if not isinstance(a, TensorBase):
-        a = scalar_like(a, b)
-    elif not isinstance(b, TensorBase):
-        b = scalar_like(b, a)
-    elif a._device is not b._device and a._device != b._device:
-        # PyTorch takes a 0-d CPU tensor next to a GPU tensor as a number (copied over)
-        if b._data.ndim == 0 and b._device.type == "cpu":
-            b = b.to(a._device)
-        elif a._data.ndim == 0 and a._device.type == "cpu":
-            a = a.to(b._device)
-        else:
-            raise RuntimeError(
-                "Expected all tensors to be on the same device, but found at least two "
-                f"devices, {a._device} and {b._device}!"
-            )
-    da, db = a._data.dtype, b._data.dtype
-    if da is not db and da != db:
-        target = result_type(a, b)
-        if da != target:
-            a = a.to(dtypes.from_numpy(target))
-        if db != target:
-            b = b.to(dtypes.from_numpy(target))
-    return a, b
+def _as_operand(value, dtype: np.dtype, like: Tensor) -> Tensor:
+    """An operand (a tensor or a Python number) converted *from its own type* to ``dtype``."""
+    if not isinstance(value, TensorBase):
+        return like._new(number_array(like._xp, value, dtype))
+    if value._data.dtype == dtype:
+        return value
+    if dtype == np.float16 and value._data.dtype == np.float64:  # rounded twice, as above
+        value = value.to(dtypes.float32)
+    return value.to(dtypes.from_numpy(dtype))
+
+
+def binary_operands(a: Tensor | float, b: Tensor | float, *, floats: bool = False,
+                    opmath: bool = False) -> tuple[Tensor, Tensor]:
+    """Two operands of an element-wise op as tensors on one device, in the dtype the op
+    computes in: PyTorch's TensorIterator.
+
+    The dtype is ``result_type(a, b)`` (a Python number or a 0-d tensor raises the category
+    of a tensor with dimensions, never its width); with ``floats`` (true division) integers
+    and bools compute in the default float. Each operand is then converted from its own
+    dtype, once: ``uint8_tensor / -2`` divides by -2.0, not by the uint8 254.
+
+    ``opmath``: the op (``*``, ``/``, ``//``) is one whose CPU kernel, for a float16 result,
+    keeps a number or 0-d second operand in float32 and rounds only the result, so
+    ``half_tensor * 65536.`` gives 32768 where rounding 65536 to float16 first gives inf.
+    That operand is returned in float32; the op casts its result to ``a``'s dtype.
+    """
+    a_tensor, b_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
+    if a_tensor and (type(b) is float or type(b) is int):  # common: float32/64 a, decided now
+        dtype = a._data.dtype
+        if dtype.kind == "f" and dtype.itemsize > 2:
+            return a, a._new(number_array(a._xp, b, dtype))
+    if a_tensor and b_tensor:
+        if a._device is not b._device and a._device != b._device:
+            a, b = _same_device(a, b)
+        da, db = a._data.dtype, b._data.dtype
+        if da is db or da == db:
+            if floats and da.kind not in "fc":
+                return a.to(dtypes.default_float), b.to(dtypes.default_float)
+            return a, b
+    like = a if a_tensor else b
+    target = result_type(a, b)
+    if floats and target.kind not in "fc":
+        target = dtypes.default_float.numpy
+    if opmath and target == np.float16 and not (b_tensor and b._data.ndim):
+        b = _as_operand(b, np.dtype(np.float32), like)
+    else:
+        b = _as_operand(b, target, like)
+    return _as_operand(a, target, like), b
+
+
+def _same_device(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """PyTorch takes a 0-d CPU tensor next to a GPU tensor as a number (copied over)."""
+    if b._data.ndim == 0 and b._device.type == "cpu":
+        return a, b.to(a._device)
+    if a._data.ndim == 0 and a._device.type == "cpu":
+        return a.to(b._device), b
+    raise RuntimeError(
+        "Expected all tensors to be on the same device, but found at least two "
+        f"devices, {a._device} and {b._device}!"
+    )
+
+
+def can_cast(source: np.dtype, target: np.dtype) -> bool:
+    """PyTorch's ``can_cast``, which an in-place op's result must pass to be written into
+    its tensor: never float to integer or bool, never integer to bool."""
+    source, target = np.dtype(source), np.dtype(target)
+    if source.kind in "fc" and target.kind in "iub":
+        return False
+    return not (target.kind == "b" and source.kind != "b")
+
+
+def check_cast(result: Tensor, x: Tensor) -> None:
+    """PyTorch's error when an in-place op's result type cannot be written into ``x``."""
+    if not can_cast(result._data.dtype, x._data.dtype):
+        raise RuntimeError(
+            f"result type {scalar_type(result)} can't be cast to the desired output type "
+            f"{scalar_type(x)}")
 
 
 _SCALAR_TYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
@@ -139,17 +194,31 @@ def result_type(*operands: Tensor | float | None) -> np.dtype:
     return _combine(dim, _combine(zero, number))
 
 
-def check_fits(value: float, dtype: np.dtype) -> None:
-    """PyTorch's error for a Python int that a few ops (where, pow, clamp) must hold in an
-    integer ``dtype`` and cannot (``+`` wraps around instead). Unsigned types also take
-    values down to -2^(bits-1), as in PyTorch."""
+# the C++ names PyTorch's Scalar conversions print in their overflow message
+_CONVERTED_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+                    "int64": "int64_t", "float16": "c10::Half", "float32": "float",
+                    "float64": "double"}
+
+
+def check_fits(value: float, dtype: np.dtype, floats: bool = True) -> None:
+    """PyTorch's error for a Python number that a few ops (pow, clamp; ``where`` for ints
+    only) must hold in ``dtype`` and cannot (``+`` wraps around instead). An unsigned type
+    also takes values down to -max, which wrap around (uint8: -1 is 255)."""
+    check_python_int(value)
     dtype = np.dtype(dtype)
-    if dtype.kind not in "iu" or isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if value is None or isinstance(value, (bool, TensorBase)) or dtype.kind == "b":
         return
-    info = np.iinfo(dtype)
-    low = info.min if dtype.kind == "i" else -(info.max + 1) // 2
-    if not low <= value <= info.max:
-        raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
+    if dtype.kind in "iu":
+        if not isinstance(value, numbers.Integral):
+            return
+        info = np.iinfo(dtype)
+        low = info.min if dtype.kind == "i" else -info.max
+        fits = low <= value <= info.max
+    else:
+        fits = not floats or not np.isfinite(value) or abs(value) <= np.finfo(dtype).max
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {_CONVERTED_NAMES[dtype.name]} "
+                           "without overflow")
 
 
 def floating(x: Tensor) -> Tensor:
@@ -264,3 +333,13 @@ def reduce_loss(loss: np.ndarray, reduction: str) -> np.ndarray:
     if reduction == "none":
         return loss
     raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def zero_grad_in_place(grad: Tensor) -> None:
+    """``zero_grad(set_to_none=False)`` on one ``.grad``: cut it out of any graph and fill it
+    with zeros, in place, so that code holding a reference to it sees the zeros."""
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()

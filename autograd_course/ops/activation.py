@@ -283,7 +283,7 @@ def elu(x: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return Elu.apply(x, alpha)
 
 
-def gelu(x: Tensor, approximate: str = "none") -> Tensor:
+def gelu(x: Tensor, *, approximate: str = "none") -> Tensor:
     """x Φ(x): each input weighted by how likely a standard normal is below it (BERT, GPT)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")

@@ -23,6 +23,7 @@ from ._util import (
     sum_to,
 )
 from .combine import where
+from .dtype_checks import check_alpha, check_integer_power, check_sub
 from .out_arg import write_out
 from .rounding import div_rounded
 
@@ -35,9 +36,11 @@ def _elementwise(fn, a, b, alpha=1):
     message when the shapes do not broadcast."""
     try:
         b_data = b._data if alpha == 1 else b._data * b._xp.asarray(alpha, dtype=b._data.dtype)
-        return fn(a._data, b_data)
+        out = fn(a._data, b_data)
     except ValueError:
         raise broadcast_error(a.shape, b.shape) from None
+    # b in float32 next to a float16 a (binary_operands' opmath): the result is rounded once
+    return out if out.dtype == a._data.dtype else out.astype(a._data.dtype)
 
 
 def _keep_number(ctx, b) -> None:
@@ -185,8 +188,11 @@ class PowScalar(Function):
         ctx.save_for_backward(x)
         data = x._data
         if exponent == 2:
-            return x._new(data * data)
-        return x._new(data ** x._xp.asarray(exponent, dtype=data.dtype))
+            return x._new((data * data).astype(data.dtype, copy=False))  # bool stays bool
+        p = x._xp.asarray(exponent, dtype=data.dtype)
+        if data.dtype == np.float32 and float(p) != exponent:  # PyTorch keeps such a p in double
+            return x._new((data.astype(np.float64) ** exponent).astype(data.dtype))
+        return x._new((data ** p).astype(data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -278,20 +284,14 @@ class RPowScalar(Function):
 
 
 # --- the functions users (and Tensor's operators) call ---------------------------------------
-def _check_alpha(a, alpha) -> None:
-    if isinstance(alpha, float) and a._data.dtype.kind in "biu":
-        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
-                           "point number.")
-
-
 def add(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
     """a + alpha·b, broadcasting; a Python number never upcasts a tensor's dtype."""
     if out is not None:
         return write_out(out, add, a, b, alpha=alpha)
     a, b = binary_operands(a, b)
-    if alpha != 1:
-        _check_alpha(a, alpha)
+    if type(alpha) is not int or alpha != 1:  # 1.0 and True are checked too
+        check_alpha(a, alpha)
     return Add.apply(a, b, alpha) if alpha != 1 else Add.apply(a, b)
 
 
@@ -300,13 +300,10 @@ def sub(a: Tensor | float, b: Tensor | float, *, alpha: float = 1,
     """a - alpha·b, broadcasting."""
     if out is not None:
         return write_out(out, sub, a, b, alpha=alpha)
+    check_sub(a, b)
     a, b = binary_operands(a, b)
-    if alpha != 1:
-        _check_alpha(a, alpha)
-    if a._data.dtype.kind == "b":
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-            "`^` or `logical_xor()` operator instead.")
+    if type(alpha) is not int or alpha != 1:  # 1.0 and True are checked too
+        check_alpha(a, alpha)
     return Sub.apply(a, b, alpha) if alpha != 1 else Sub.apply(a, b)
 
 
@@ -314,6 +311,7 @@ def rsub(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """other - alpha·x (what ``2 - x`` calls, recorded as PyTorch's ``RsubBackward1``)."""
     if is_tensor(other):
         return sub(other, x, alpha=alpha)
+    check_sub(other, x)
     x, c = binary_operands(x, other)
     if alpha != 1:
         x = mul(x, alpha)
@@ -324,7 +322,7 @@ def mul(a: Tensor | float, b: Tensor | float, *, out: Tensor | None = None) -> T
     """a · b, element-wise with broadcasting."""
     if out is not None:
         return write_out(out, mul, a, b)
-    a, b = binary_operands(a, b)
+    a, b = binary_operands(a, b, opmath=True)
     return Mul.apply(a, b)
 
 
@@ -343,9 +341,7 @@ def div(a: Tensor | float, b: Tensor | float, *, rounding_mode: str | None = Non
     if not is_tensor(a):  # 2 / x is recorded by PyTorch as reciprocal(x) * 2
         (x,) = (b,) if b._data.dtype.kind in "fc" else _to_float(b)
         return mul(Reciprocal.apply(x), a)
-    a, b = binary_operands(a, b)
-    if a._data.dtype.kind in "biu":
-        a, b = _to_float(a, b)
+    a, b = binary_operands(a, b, floats=True, opmath=True)
     return Div.apply(a, b)
 
 
@@ -390,11 +386,10 @@ def pow(x: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = Non
         if x._data.dtype.kind == "b":
             raise not_implemented("pow", x)
         return Pow.apply(x, exponent)
+    check_integer_power(x, exponent)
     target = result_type(x, exponent)
-    check_fits(exponent, target)
+    check_fits(exponent, target, floats=target == np.float16)  # float32/64 take any float
     if target != x._data.dtype:
         x = x.to(dtypes.from_numpy(target))
-    if x._data.dtype.kind in "iu" and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowScalar.apply(x, exponent)
 

@@ -17,6 +17,7 @@ from .. import dtypes
 from ..autograd.function import Function
 from ._util import (
     binary_operands,
+    broadcast_shape,
     cast_to,
     check_reduction,
     not_implemented,
@@ -120,6 +121,8 @@ def cross_entropy(x: Tensor, target: Tensor, weight: Tensor | None = None, ignor
         if target._data.dtype.kind != "f":
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {scalar_type(target)}")
+        if ignore_index >= 0:  # a class index means nothing next to class probabilities
+            raise RuntimeError("ignore_index is not supported for floating point target")
         if weight is not None and weight._data.dtype != x._data.dtype:
             raise RuntimeError(
                 f"expected scalar type {scalar_type(x)} but found {scalar_type(weight)}")
@@ -207,6 +210,13 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
             f"desired output type {scalar_type(target)}")
     if input._data.dtype.kind not in "fc":
         raise not_implemented("log_sigmoid_cpu", input)
+    shape = target.shape  # pos_weight multiplies the target, weight the loss: both in place
+    for a, b in ((pos_weight, target), (target, weight)):
+        if a is not None and b is not None:
+            joined = broadcast_shape(a.shape, b.shape)  # PyTorch's error when they cannot
+            if tuple(joined) != shape:
+                raise RuntimeError(f"output with shape {list(shape)} doesn't match the "
+                                   f"broadcast shape {list(joined)}")
     out_dtype = target._data.dtype
     dtype = result_type(input, target)
     input, target = cast_to(dtype, input, target)
@@ -269,10 +279,23 @@ def binary_cross_entropy(x: Tensor, y: Tensor, weight: Tensor | None = None,
             f"({x.shape!r}) is deprecated. Please ensure they have the same size.")
     if y._data.dtype != x._data.dtype:
         raise RuntimeError(f"Found dtype {scalar_type(y)} but expected {scalar_type(x)}")
+    if weight is not None:
+        _check_expand(weight.shape, y.shape)
     xd = x._data
     if ((xd < 0) | (xd > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
     return BinaryCrossEntropy.apply(x, y, weight, reduction)
+
+
+def _check_expand(shape: tuple, target: tuple) -> None:
+    """PyTorch's error when BCE's ``weight`` cannot be expanded to the target's shape."""
+    expected = (1,) * (len(shape) - len(target)) + tuple(target)
+    for i in range(1, len(shape) + 1):
+        if shape[-i] != 1 and shape[-i] != expected[-i]:
+            raise RuntimeError(
+                f"Attempting to broadcast a dimension of length {shape[-i]} at -{i}! "
+                f"Mismatching argument at index 1 had torch.Size({list(shape)}); but expected "
+                f"shape should be broadcastable to {list(expected)}")
 
 
 # --- KL divergence -----------------------------------------------------------------------------

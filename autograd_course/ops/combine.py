@@ -200,6 +200,7 @@ def where(condition: Tensor, a: Tensor | float, b: Tensor | float) -> Tensor:
         a = condition._new(condition._xp.asarray(a, dtype=result_type(a, b)))
     for number, other in ((a, b), (b, a)):
         if not is_tensor(number):
-            check_fits(number, result_type(other, number))
+            target = result_type(other, number)  # a float16 takes any float (to inf) here
+            check_fits(number, target, floats=target != np.float16)
     a, b = binary_operands(a, b)
     return Where.apply((condition,), a, b)

@@ -77,6 +77,11 @@ def bitwise_or(a: Tensor | float, b: Tensor | float) -> Tensor:
     return _bitwise(np.bitwise_or, "bitwise_or", a, b)
 
 
+def bitwise_xor(a: Tensor | float, b: Tensor | float) -> Tensor:
+    """``a ^ b``: exclusive or, bit by bit (for bools: a != b)."""
+    return _bitwise(np.bitwise_xor, "bitwise_xor", a, b)
+
+
 def bitwise_not(x: Tensor) -> Tensor:
     if x._data.dtype.kind == "f":
         # what ``~x`` (the common spelling) raises in PyTorch

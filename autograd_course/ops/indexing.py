@@ -323,7 +323,13 @@ def _select(x, dim: int, index: int, position: int):
 
 def select(x: Tensor, dim: int, index: int) -> Tensor:
     """``x.select(dim, index)``: the same as ``x[:, ..., index]`` with ``index`` at ``dim``."""
+    if x.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = normalize_dim(dim, x.ndim)
+    size = x.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(x.shape)} at dimension {dim}")
     return _select(x, dim, index, dim)
 
 

@@ -22,8 +22,14 @@ import numpy as np
 from .. import _messages
 from ..autograd import grad_mode, views
 from ..autograd.function import Function
-from ._util import broadcast_error, is_tensor, same_device, scalar_type
+from ._util import broadcast_error, check_cast, is_tensor, same_device
 from .arithmetic import add, div, mul, pow, sub
+from .dtype_checks import (
+    check_clamp_cast,
+    check_inplace_result,
+    check_integer_power,
+    check_sub,
+)
 from .indexing import (
     IndexPut,
     getitem,
@@ -66,11 +72,7 @@ def apply_inplace(x: Tensor, result: Tensor) -> object:
             f"output with shape {list(x.shape)} doesn't match the broadcast shape "
             f"{list(result.shape)}"
         )
-    if result._data.dtype.kind in "fc" and x._data.dtype.kind in "biu":
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type "
-            f"{scalar_type(x)}"
-        )
+    check_cast(result, x)
     recorded = result.grad_fn is not None
     if recorded:
         views.check_rebase(x, result.grad_fn)
@@ -100,6 +102,7 @@ def _snapshot(x):
 
 def _inplace(x, op, other, saves_input: bool = True):
     check_inplace(x)
+    check_inplace_result(x, other)
     if saves_input and _recording(x, other):
         source = _snapshot(x)
         return apply_inplace(x, op(source, other))  # x.mul_(x): x is saved, then changed
@@ -113,6 +116,8 @@ def _write_sum(x, other, alpha, ufunc: str) -> bool:
     if not (is_tensor(other) and other._data.dtype == x._data.dtype
             and other._device == x._device and other._data.shape == x._data.shape):
         return False
+    if x._data.dtype.kind != "f":
+        return False  # integers and bools go through add's and sub's checks (alpha, bool -)
     check_inplace(x)
     if _recording(x, other):
         return False
@@ -133,6 +138,7 @@ def add_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
 
 def sub_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x -= alpha·other."""
+    check_sub(x, other)
     if _write_sum(x, other, alpha, "subtract"):
         return x
     return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other, saves_input=False)
@@ -143,13 +149,15 @@ def mul_(x: Tensor, other: Tensor | float) -> Tensor:
     return _inplace(x, mul, other)
 
 
-def div_(x: Tensor, other: Tensor | float) -> Tensor:
-    """x /= other."""
-    return _inplace(x, div, other)
+def div_(x: Tensor, other: Tensor | float, *, rounding_mode: str | None = None) -> Tensor:
+    """x /= other (rounded down or towards 0 with ``rounding_mode='floor'``/``'trunc'``)."""
+    check_inplace_result(x, other, floats=rounding_mode is None)
+    return _inplace(x, lambda a, b: div(a, b, rounding_mode=rounding_mode), other)
 
 
 def pow_(x: Tensor, exponent: Tensor | float) -> Tensor:
     """x = x ** exponent."""
+    check_integer_power(x, exponent)
     return _inplace(x, pow, exponent)
 
 
@@ -161,6 +169,7 @@ def unary_(x: Tensor, op) -> Tensor:
 def clamp_(x: Tensor, min: float | Tensor | None = None,
            max: float | Tensor | None = None) -> Tensor:
     """Clamp x into [min, max] in place."""
+    check_clamp_cast(x, min, max)
     return _inplace(x, lambda a, _: clamp(a, min, max), None)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _messages
 from ..autograd.function import Function
 from ._util import broadcast_error, is_tensor, not_implemented, same_device, scalar_type
 from .out_arg import write_out
@@ -245,7 +246,7 @@ def matmul(a: Tensor, b: Tensor, *, out: Tensor | None = None) -> Tensor:
     for position, (name, t) in enumerate((("input", a), ("other", b)), start=1):
         if not is_tensor(t):
             raise TypeError(f"matmul(): argument '{name}' (position {position}) must be Tensor, "
-                            f"not {type(t).__name__}")
+                            f"not {_messages.python_type(t)}")
     if a._device != b._device:
         raise RuntimeError(
             "Expected all tensors to be on the same device, but found at least two devices, "

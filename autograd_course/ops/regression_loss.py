@@ -213,6 +213,8 @@ def huber_loss(x: Tensor, y: Tensor, reduction: str = "mean", delta: float = 1.0
                weight: Tensor | None = None) -> Tensor:
     """Huber loss: squared error for |x - y| < δ, absolute error (times δ) beyond."""
     check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is not None:
         raise NotImplementedError("huber_loss: weight= is not implemented in autograd_course")
     x, y = _pair(x, y, keep_input_dtype=True)

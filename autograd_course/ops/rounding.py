@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_error, is_tensor, sum_to
+from ._util import binary_operands, broadcast_error, is_tensor, not_implemented, sum_to
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -21,9 +21,11 @@ def _arrays(fn, a, b):
     if a._data.dtype.kind in "iub" and not b._xp.all(b._data):  # integers: no inf to give
         raise RuntimeError("ZeroDivisionError")
     try:
-        return fn(a._data, b._data)
+        out = fn(a._data, b._data)
     except ValueError:
         raise broadcast_error(a.shape, b.shape) from None
+    # b in float32 next to a float16 a (binary_operands' opmath): the result is rounded once
+    return out if out.dtype == a._data.dtype else out.astype(a._data.dtype)
 
 
 def _floor_div(xp, a, b):
@@ -124,21 +126,28 @@ class RemainderScalar(Function):
         return grad, None
 
 
+def _operands(a, b, kernel: str, opmath: bool = True):
+    """``binary_operands``, refusing bool (PyTorch's kernels have no bool version)."""
+    a, b = binary_operands(a, b, opmath=opmath)
+    if a._data.dtype.kind == "b":
+        raise not_implemented(kernel, a)
+    return a, b
+
+
 def floor_divide(a: Tensor | float, b: Tensor | float) -> Tensor:
     """a // b: the quotient rounded down (PyTorch records it, but cannot differentiate it)."""
-    a, b = binary_operands(a, b)
+    a, b = _operands(a, b, "div_floor_cpu")
     return NotDifferentiable.apply(a, b, "floor_divide")
 
 
 def remainder(a: Tensor | float, b: Tensor | float) -> Tensor:
     """a % b, with the sign of b (Python's and PyTorch's ``%``; C's fmod keeps a's sign)."""
-    if not is_tensor(a):  # 7 % x: PyTorch cannot differentiate this one either
-        a, b = binary_operands(a, b)
+    a_number, b_number = not is_tensor(a), not is_tensor(b)
+    a, b = _operands(a, b, "remainder_cpu", opmath=False)
+    if a_number:  # 7 % x: PyTorch cannot differentiate this one either
         return NotDifferentiable.apply(a, b, "remainder")
-    if not is_tensor(b):
-        a, c = binary_operands(a, b)
-        return RemainderScalar.apply(a, c._data)
-    a, b = binary_operands(a, b)
+    if b_number:
+        return RemainderScalar.apply(a, b._data)
     return Remainder.apply(a, b)
 
 
@@ -149,6 +158,6 @@ def div_rounded(a: Tensor | float, b: Tensor | float, rounding_mode: str) -> Ten
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
             f"'{rounding_mode}'")
-    a, b = binary_operands(a, b)
+    a, b = _operands(a, b, f"div_{rounding_mode}_cpu")
     return DivRounding.apply(a, b, rounding_mode)
 

@@ -39,6 +39,23 @@ class View(Function):
         return grad.reshape(ctx.shape), None
 
 
+class ReshapeAlias(View):
+    """``reshape`` of a non-contiguous tensor whose layout still allows a view."""
+
+    node_name = "ReshapeAliasBackward0"
+
+
+class UnsafeView(View):
+    """The new shape of a fresh copy (``reshape`` that had to copy): not a view of anything."""
+
+    node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.shape = x.shape
+        return x._new(x._data.reshape(shape))
+
+
 _VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (at least one "
                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
 
@@ -235,8 +252,16 @@ def _shape_arg(shape) -> tuple:
 
 
 def reshape(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
-    """Same elements, new shape (one entry may be -1: inferred)."""
-    return View.apply(x, _shape_arg(shape))
+    """Same elements, new shape (one entry may be -1: inferred). Recorded as PyTorch does:
+    a view of a contiguous x, a view of a non-contiguous one when its layout allows, else a
+    copy (``CloneBackward0``) given the new shape (``UnsafeViewBackward0``)."""
+    shape = _shape_arg(shape)
+    if x._data.flags.c_contiguous:
+        return View.apply(x, shape)
+    _check_shape(shape, x._data.size)
+    if x._xp.may_share_memory(x._data.reshape(shape), x._data):
+        return ReshapeAlias.apply(x, shape)
+    return UnsafeView.apply(Clone.apply(x), shape)
 
 
 def view(x: Tensor, *shape: int | tuple[int, ...]) -> Tensor:

@@ -7,9 +7,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
 from ..autograd.function import Function
-from ._util import check_fits, floating, not_implemented, result_type, scalar_type
+from ..tensor_base import TensorBase
+from ._util import (
+    cast_to,
+    check_fits,
+    floating,
+    not_implemented,
+    number_array,
+    result_type,
+    scalar_type,
+)
 from .out_arg import write_out
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -263,7 +271,10 @@ class Clamp(Function):
     def forward(ctx, x, lo, hi):
         ctx.save_for_backward(x)
         ctx.lo, ctx.hi = lo, hi
-        return x._new(x._xp.clip(x._data, lo, hi).astype(x._data.dtype, copy=False))
+        xp, dtype = x._xp, x._data.dtype
+        bounds = [v if v is None else v._data if isinstance(v, TensorBase) else
+                  number_array(xp, v, dtype) for v in (lo, hi)]  # a number wraps as in `+`
+        return x._new(xp.clip(x._data, *bounds).astype(dtype, copy=False))
 
     @staticmethod
     def backward(ctx, grad):
@@ -337,16 +348,19 @@ def clamp(x: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword nam
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     target = result_type(x, min, max)
-    if target.kind == "b":
-        kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
-            "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
+    tensors = isinstance(min, TensorBase) + isinstance(max, TensorBase)
+    if target.kind == "b" and (tensors == 0 or tensors == 2):  # bool: one tensor bound only
+        kernel = "clamp_cpu" if tensors else (
+            "clamp_scalar_cpu" if min is not None and max is not None else (
+                "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"))
         raise not_implemented(kernel, x)
     check_fits(min, target)
     check_fits(max, target)
-    if target != x._data.dtype:
-        x = x.to(dtypes.from_numpy(target))
+    x, min, max = (v if v is None or isinstance(v, (int, float)) else cast_to(target, v)[0]
+                   for v in (x, min, max))
     return Clamp.apply(x, min, max)
 
 
 clip = clamp
+
 _ = scalar_type

@@ -14,6 +14,7 @@ from collections import defaultdict
 
 from .. import _messages
 from ..autograd import grad_mode
+from ..ops._util import zero_grad_in_place
 from ..tensor import Tensor
 
 
@@ -90,9 +91,8 @@ class Optimizer:
                     continue
                 if set_to_none:
                     p._grad = None
-                else:
-                    p._grad = p._grad.detach()
-                    p._grad.zero_()
+                else:  # zeroed in place: the same tensor, as in PyTorch
+                    zero_grad_in_place(p._grad)
 
     def step(self, closure=None):
         raise NotImplementedError
