@@ -1,0 +1,110 @@
+"""More of PyTorch's autograd surface that its own ``TestAutograd`` leans on, in our own words,
+run on both libraries: callbacks queued on the engine for the end of a backward pass, deleting
+a tensor's attributes, ``InplaceFunction``, ``ctx.saved_variables`` and the ``torch._C`` names
+(grad mode, the running graph task, the node classes) that Python code reaches for.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import autograd_course as ag
+
+
+def outcome(call, *args, **kwargs):
+    """What a call gives: its value's repr, or the error's type and message."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return repr(call(*args, **kwargs))
+    except Exception as err:
+        return f"{type(err).__name__}: {str(err).splitlines()[0]}"
+
+
+def passthrough(lib, on_backward):
+    """A Function whose backward calls ``on_backward()`` and passes its gradient on."""
+    class Pass(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            on_backward()
+            return grad
+
+    return Pass
+
+
+# --- Variable._execution_engine.queue_callback ----------------------------------------------
+def test_queue_callback_outside_backward_is_refused(torch_oracle):
+    def run(lib):
+        return outcome(lib.autograd.Variable._execution_engine.queue_callback, lambda: None)
+
+    assert run(ag) == run(torch_oracle)
+    assert "only be installed during backward" in run(ag)
+
+
+@pytest.mark.parametrize("use_grad", [False, True])
+def test_queued_callbacks_run_after_every_node_in_order(torch_oracle, use_grad):
+    """A callback queued by a node runs once the whole pass is done (after the leaves got their
+    gradient), in the order queued; one queued by a callback runs too, after it."""
+    def run(lib):
+        log = []
+        engine = lib.autograd.Variable._execution_engine
+        a = lib.ones(2, requires_grad=True)
+
+        def second():
+            log.append(("second", lib.is_grad_enabled()))
+
+        def first():
+            log.append(("first", None if a.grad is None else a.grad.tolist()))
+            engine.queue_callback(second)
+
+        def queue():
+            log.append("node")
+            engine.queue_callback(first)
+
+        out = (passthrough(lib, queue).apply(a) * 3).sum()
+        if use_grad:
+            log.append(lib.autograd.grad(out, a)[0].tolist())
+        else:
+            out.backward()
+        return log
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_callback_of_a_nested_backward_runs_when_that_pass_ends(torch_oracle):
+    """A backward run inside a node's backward is a pass of its own: what it queues runs at its
+    end; what the outer node queues runs at the outer end."""
+    def run(lib):
+        log = []
+        engine = lib.autograd.Variable._execution_engine
+        inner = passthrough(lib, lambda: engine.queue_callback(lambda: log.append("inner")))
+
+        def outer_backward():
+            engine.queue_callback(lambda: log.append("outer"))
+            t = lib.ones(3, requires_grad=True)
+            with lib.enable_grad():
+                inner.apply(t).sum().backward()
+            log.append("nested pass done")
+
+        outer = passthrough(lib, outer_backward)
+        outer.apply(lib.ones(3, requires_grad=True)).sum().backward()
+        return log
+
+    assert run(ag) == run(torch_oracle) == ["inner", "nested pass done", "outer"]
+
+
+def test_a_callback_error_comes_out_of_backward(torch_oracle):
+    def run(lib):
+        def fail():
+            raise ValueError("from the callback")
+
+        fn = passthrough(lib, lambda: lib.autograd.Variable._execution_engine.queue_callback(fail))
+        return outcome(lambda: fn.apply(lib.ones(2, requires_grad=True)).sum().backward())
+
+    assert run(ag) == run(torch_oracle) == "ValueError: from the callback"
