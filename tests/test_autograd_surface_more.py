@@ -108,3 +108,50 @@ def test_a_callback_error_comes_out_of_backward(torch_oracle):
         return outcome(lambda: fn.apply(lib.ones(2, requires_grad=True)).sum().backward())
 
     assert run(ag) == run(torch_oracle) == "ValueError: from the callback"
+
+
+# --- deleting a tensor's attributes ------------------------------------------------------------
+def test_del_grad_is_setting_it_to_none(torch_oracle):
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+        before = x.grad.tolist()
+        del x.grad
+        return before, x.grad
+
+    assert run(ag) == run(torch_oracle) == ([2.0, 2.0], None)
+
+
+@pytest.mark.parametrize("name", ["data", "requires_grad", "_grad_fn", "_backward_hooks"])
+def test_deleting_autograd_attributes_is_refused(torch_oracle, name):
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+
+        def delete():
+            delattr(x, name)
+
+        return outcome(delete), x.requires_grad, x.tolist()
+
+    assert run(ag) == run(torch_oracle)
+    assert run(ag)[0].startswith("RuntimeError")
+
+
+def test_data_takes_only_a_tensor(torch_oracle):
+    def run(lib):
+        x = lib.ones(2)
+
+        def assign():
+            x.data = None
+
+        return outcome(assign)
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_underscore_grad_fn_is_grad_fn(torch_oracle):
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        y = x * 2
+        return y._grad_fn is y.grad_fn, x._grad_fn
+
+    assert run(ag) == run(torch_oracle) == (True, None)
