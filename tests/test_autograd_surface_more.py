@@ -155,3 +155,59 @@ def test_underscore_grad_fn_is_grad_fn(torch_oracle):
         return y._grad_fn is y.grad_fn, x._grad_fn
 
     assert run(ag) == run(torch_oracle) == (True, None)
+
+
+# --- InplaceFunction and ctx.saved_variables ---------------------------------------------------
+def test_inplace_function_is_a_function_for_old_code(torch_oracle):
+    """A subclass that adds into its first input in place and marks it dirty: the input comes
+    back as itself, now made by the subclass's node, and gradients reach the other input."""
+    def run(lib):
+        from importlib import import_module
+
+        function = import_module(lib.__name__ + ".autograd.function")
+
+        class AddInto(function.InplaceFunction):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.mark_dirty(a)
+                return a.add_(b), b * 3
+
+            @staticmethod
+            def backward(ctx, grad_a, grad_b):
+                return grad_a, grad_a + 3 * grad_b
+
+        x = lib.zeros(2)
+        y = lib.ones(2, requires_grad=True)
+        q, p = AddInto.apply(x, y)
+        (q + p).sum().backward()
+        return (q is x, type(q.grad_fn) is AddInto._backward_cls, q.requires_grad,
+                y.grad.tolist(), issubclass(function.InplaceFunction, lib.autograd.Function),
+                outcome(function.InplaceFunction.apply, lib.ones(1)))
+
+    assert run(ag) == run(torch_oracle)
+    assert run(ag)[-1].startswith("NotImplementedError")
+
+
+def test_saved_variables_is_saved_tensors_with_a_deprecation_warning(torch_oracle):
+    def run(lib):
+        seen = []
+
+        class Twice(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    (x,) = ctx.saved_variables
+                seen.extend((w.category.__name__, str(w.message)) for w in caught)
+                seen.append(x.tolist())
+                return grad * 2
+
+        Twice.apply(lib.tensor([1.5], requires_grad=True)).backward()
+        return seen
+
+    assert run(ag) == run(torch_oracle)

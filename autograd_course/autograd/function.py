@@ -19,10 +19,11 @@ from .. import _messages
 from ..tensor_base import TensorBase
 from . import anomaly, backward_result, grad_mode, views
 from .graph import Node, gradient_edge, next_sequence_nr
+from .legacy_ctx import LegacyCtx
 from .saved_tensor import SavedTensor
 
 
-class BackwardNode(Node):
+class BackwardNode(Node, LegacyCtx):
     """The ctx of one ``Function`` call, and its node in the graph (``MulBackward0``...).
 
     Each ``Function`` subclass gets its own subclass of this, named after it. ``forward`` may
@@ -155,10 +156,7 @@ def _as_output(ctx, args: tuple, out):
 
 def _is_in(tensor, tensors) -> bool:
     """``tensor in tensors`` by identity (for tensors, ``==`` compares values)."""
-    for t in tensors:
-        if t is tensor:
-            return True
-    return False
+    return any(t is tensor for t in tensors)
 
 
 class Function:
@@ -232,10 +230,8 @@ class Function:
         if kwargs or cls._setup_apart:
             args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
         ctx = cls._backward_cls()
-        needs_input_grad = []
-        for a in args:
-            needs_input_grad.append(isinstance(a, TensorBase) and a._requires_grad)
-        ctx.needs_input_grad = tuple(needs_input_grad)
+        ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a._requires_grad
+                                     for a in args)
         if not grad_mode.state.enabled:  # under no_grad, and in the engine's backward formulas
             outputs = cls._forward(ctx, args)  # nothing is recorded
         else:
@@ -272,6 +268,13 @@ class DelayedError(Function):
     @staticmethod
     def backward(ctx, *grads):
         raise RuntimeError(_messages.DIFFERENTIATED_TWICE)
+
+
+class InplaceFunction(Function):
+    """Kept for old code, as PyTorch keeps it: a ``Function`` with an ``inplace`` flag."""
+    def __init__(self, inplace=False) -> None:
+        super().__init__()
+        self.inplace = inplace
 
 
 def once_differentiable(backward):
