@@ -211,3 +211,132 @@ def test_saved_variables_is_saved_tensors_with_a_deprecation_warning(torch_oracl
         return seen
 
     assert run(ag) == run(torch_oracle)
+
+
+# --- torch._C: grad mode, the running pass, node classes, saved-tensor hooks' switch ------------
+def _c(lib):
+    from importlib import import_module
+
+    return import_module(lib.__name__ + "._C")
+
+
+def test_c_is_grad_enabled_follows_grad_mode(torch_oracle):
+    def run(lib):
+        with lib.no_grad():
+            inside = _c(lib).is_grad_enabled()
+        return inside, _c(lib).is_grad_enabled()
+
+    assert run(ag) == run(torch_oracle) == (False, True)
+
+
+def test_current_graph_task_id_counts_backward_passes(torch_oracle):
+    def run(lib):
+        ids = []
+        t = lib.tensor(1.0, requires_grad=True).clone()
+        t.register_hook(lambda g: ids.append(_c(lib)._current_graph_task_id()))
+        for _ in range(3):
+            t.backward(retain_graph=True)
+        return [i - ids[0] for i in ids], _c(lib)._current_graph_task_id()
+
+    assert run(ag) == run(torch_oracle) == ([0, 1, 2], -1)
+
+
+def test_will_engine_execute_node(torch_oracle):
+    """Asked from a hook: the nodes on the way to the requested inputs run, a branch that leads
+    nowhere asked does not; outside backward, with a tensor, or with a leaf under grad(): the
+    errors PyTorch gives."""
+    def run(lib):
+        c = _c(lib)
+        a = lib.ones(2, requires_grad=True)
+        a2 = lib.ones(2, requires_grad=True)
+        b = a * a2
+        side = b.cos()
+        out = (b * 3).sum()
+        acc_a = b.grad_fn.next_functions[0][0]
+        seen = []
+
+        def look(grad):
+            seen.append([c._will_engine_execute_node(n) for n in (b.grad_fn, acc_a, side.grad_fn)])
+
+        b.register_hook(look)
+        lib.autograd.backward(out, inputs=(b,), retain_graph=True)
+        lib.autograd.backward(out, retain_graph=True)
+        seen.append(outcome(lib.autograd.grad, out, (a,), retain_graph=True))
+        seen.append(outcome(c._will_engine_execute_node, b.grad_fn))
+        seen.append(outcome(c._will_engine_execute_node, b))
+        return seen
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_accumulate_grad_class_is_the_leaves_node(torch_oracle):
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        node = (x + 1).grad_fn.next_functions[0][0]
+        return isinstance(node, _c(lib)._functions.AccumulateGrad), node.variable is x
+
+    assert run(ag) == run(torch_oracle) == (True, True)
+
+
+@pytest.mark.parametrize("materialize", [True, False])
+def test_undefined_grad_passes_no_gradient_on(torch_oracle, materialize):
+    """Behind ``UndefinedGrad`` nothing reaches the leaf; the node is named as PyTorch names
+    it, and the tensor it gives has the input's values."""
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        y = _c(lib)._functions.UndefinedGrad()(x * 2)
+        name = type(y.grad_fn).__name__
+        y.sum().backward()
+        return name, y.tolist(), x.grad
+
+    assert run(ag) == run(torch_oracle) == ("UndefinedGradBackward", [2.0, 2.0], None)
+
+
+def test_saved_tensors_hooks_is_enabled_switch(torch_oracle):
+    def run(lib):
+        c = _c(lib)
+        with lib.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+            inside = c._autograd._saved_tensors_hooks_is_enabled()
+        return inside, c._autograd._saved_tensors_hooks_is_enabled()
+
+    assert run(ag) == run(torch_oracle) == (False, True)
+
+
+# --- hiding an in-place change from autograd: the version counter set by hand -------------------
+def test_unsafe_preserve_and_set_version_counter(torch_oracle):
+    def run(lib):
+        x = lib.ones(2, requires_grad=True).clone()
+        y = lib.ones(2, requires_grad=True).clone()
+        x.add_(1)
+        x.add_(2)
+        seen = [x._version]
+        with lib.autograd._unsafe_preserve_version_counter(x):
+            x.mul_(2)
+            seen.append(x._version)
+        seen.append(x._version)
+        setter = _c(lib)._autograd._unsafe_set_version_counter
+        setter((x,), (0,))
+        seen.append(x._version)
+        seen.append(outcome(setter, (x,), (-1,)))
+        with lib.autograd._unsafe_preserve_version_counter((x, y)):
+            x.mul_(2)
+            y.mul_(3)
+        seen.append((x._version, y._version))
+        return seen
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_a_preserved_version_lets_a_changed_saved_tensor_through(torch_oracle):
+    """What the hatch is for, and its danger: the saved input changed inside the block is not
+    noticed, and backward uses the new values."""
+    def run(lib):
+        a = lib.tensor([1.0, 2.0], requires_grad=True).clone()
+        b = lib.tensor([3.0, 4.0], requires_grad=True)
+        out = a * b
+        with lib.autograd._unsafe_preserve_version_counter(a):
+            a.mul_(10)
+        out.sum().backward()
+        return b.grad.tolist()
+
+    assert run(ag) == run(torch_oracle) == [10.0, 20.0]

@@ -13,6 +13,7 @@ from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, se
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import AccumulateGrad, Node
 from .variable import Variable
+from .version_counter import _unsafe_preserve_version_counter
 
 __all__ = [
     "AccumulateGrad", "BackwardNode", "Function", "GradcheckError", "Node", "backward",
