@@ -340,3 +340,53 @@ def test_a_preserved_version_lets_a_changed_saved_tensor_through(torch_oracle):
         return b.grad.tolist()
 
     assert run(ag) == run(torch_oracle) == [10.0, 20.0]
+
+
+def test_weak_tensor_ref_expires_with_its_tensor(torch_oracle):
+    """A retained gradient or a ctx that keeps its output does not keep a result alive once
+    the caller drops it (after a garbage collection for the cycle through the ctx)."""
+    import gc
+
+    def run(lib):
+        x = lib.ones(3, requires_grad=True)
+
+        def retained():
+            y = x * 2
+            y.retain_grad()
+            return y / 2, _c(lib)._WeakTensorRef(y)
+
+        class Keep(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, t, box):
+                out = t.clone()
+                ctx.box = box
+                return out
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None
+
+        def in_a_cycle():
+            box = {}
+            out = Keep.apply(x, box)
+            box["out"] = out  # out -> its ctx -> box -> out
+            return _c(lib)._WeakTensorRef(out)
+
+        z, ref = retained()
+        first = ref.expired()
+        z.sum().backward()
+        kept = in_a_cycle()
+        gc.collect()
+        return first, x.grad.tolist(), kept.expired()
+
+    assert run(ag) == run(torch_oracle) == (True, [1.0, 1.0, 1.0], True)
+
+
+def test_calling_a_built_in_node_with_the_wrong_number_of_gradients(torch_oracle):
+    def run(lib):
+        x = lib.ones(1, requires_grad=True)
+        node = (x ** 2).grad_fn
+        return [outcome(node, x.detach(), x.detach()), outcome(node), outcome(node, x.detach())]
+
+    assert run(ag) == run(torch_oracle)
+    assert run(ag)[0] == "TypeError: expected 1 arguments, got 2 instead"

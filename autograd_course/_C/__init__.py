@@ -8,13 +8,25 @@ running now (``autograd/hooks.py``'s ``GraphTask``) whether it will run a node, 
 
 from __future__ import annotations
 
+import weakref
+
 from ..autograd import hooks
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import AccumulateGrad, Node
 from . import _autograd, _functions
 
-__all__ = ["_autograd", "_current_graph_task_id", "_functions", "_will_engine_execute_node",
-           "is_grad_enabled"]
+__all__ = ["_WeakTensorRef", "_autograd", "_current_graph_task_id", "_functions",
+           "_will_engine_execute_node", "is_grad_enabled"]
+
+
+class _WeakTensorRef:
+    """A weak reference to a tensor: ``expired()`` once nothing else keeps it alive."""
+
+    def __init__(self, tensor) -> None:
+        self._ref = weakref.ref(tensor)
+
+    def expired(self) -> bool:
+        return self._ref() is None
 
 
 def _current_graph_task_id() -> int:

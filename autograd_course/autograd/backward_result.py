@@ -58,6 +58,8 @@ def per_edge(node, result: tuple) -> list:
 def call_node(node, *grads):
     """``node(*grads)``: run a built-in node's backward as the engine would (recorded when
     grad mode is on); one gradient per input, or the only one."""
+    if len(grads) != len(node.output_info):  # one gradient per output of the node
+        raise TypeError(f"expected {len(node.output_info)} arguments, got {len(grads)} instead")
     result = node.apply(list(grads))
     return result[0] if len(result) == 1 else tuple(result)
 
