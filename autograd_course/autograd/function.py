@@ -137,9 +137,8 @@ class BackwardNode(Node, LegacyCtx):
             self.saved, self.released = None, True
 
     def __repr__(self) -> str:
-        if self._builtin:
-            return f"<{self.name()} object at {hex(id(self))}>"
-        return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
+        where = "" if self._builtin else "torch.autograd.function."  # a learner's Function
+        return f"<{where}{self.name()} object at {hex(id(self))}>"
 
 
 def _as_output(ctx, args: tuple, out):
