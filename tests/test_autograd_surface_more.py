@@ -390,3 +390,30 @@ def test_calling_a_built_in_node_with_the_wrong_number_of_gradients(torch_oracle
 
     assert run(ag) == run(torch_oracle)
     assert run(ag)[0] == "TypeError: expected 1 arguments, got 2 instead"
+
+
+# --- torch.set_warn_always: the once-only warnings every time -----------------------------------
+def test_set_warn_always_repeats_the_create_graph_warning(torch_oracle):
+    """With it on, each backward(create_graph=True) warns (grad() never does); it is off by
+    default and comes back off."""
+    def run(lib):
+        before = lib.is_warn_always_enabled()
+        lib.set_warn_always(True)
+        try:
+            b = lib.tensor([1.0, 2.0], requires_grad=True, dtype=lib.float64)
+            c = b * b
+            counts = []
+            for call in (lambda: c.backward(lib.ones_like(c), create_graph=True),
+                         lambda: c.backward(lib.ones_like(c), create_graph=True),
+                         lambda: lib.autograd.grad(c, b, lib.ones_like(c), create_graph=True)):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    call()
+                counts.append(sum("create_graph=True" in str(w.message) for w in caught))
+                b.grad = None
+            on = lib.is_warn_always_enabled()
+        finally:
+            lib.set_warn_always(before)
+        return before, on, counts, lib.is_warn_always_enabled()
+
+    assert run(ag) == run(torch_oracle) == (False, True, [1, 1, 0], False)
