@@ -417,3 +417,14 @@ def test_set_warn_always_repeats_the_create_graph_warning(torch_oracle):
         return before, on, counts, lib.is_warn_always_enabled()
 
     assert run(ag) == run(torch_oracle) == (False, True, [1, 1, 0], False)
+
+
+@pytest.mark.parametrize("returned", ["grad", "number"])
+def test_post_accumulate_grad_hook_must_return_none(torch_oracle, returned):
+    def run(lib):
+        t = lib.ones(2, requires_grad=True)
+        t.register_post_accumulate_grad_hook(lambda x: x.grad if returned == "grad" else 3)
+        return outcome(lambda: t.sum().backward()), t.grad.tolist()
+
+    assert run(ag) == run(torch_oracle)
+    assert run(ag)[0].startswith("RuntimeError" if returned == "grad" else "TypeError")
