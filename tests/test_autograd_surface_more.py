@@ -428,3 +428,23 @@ def test_post_accumulate_grad_hook_must_return_none(torch_oracle, returned):
 
     assert run(ag) == run(torch_oracle)
     assert run(ag)[0].startswith("RuntimeError" if returned == "grad" else "TypeError")
+
+
+def test_data_of_a_tensor_that_requires_grad_must_stay_floating(torch_oracle):
+    def run(lib):
+        a = lib.tensor(1.0, requires_grad=True)
+        plain = lib.tensor(1.0)
+        seen = []
+        for new in (lib.tensor(3), lib.tensor([1.0, 2.0]), lib.tensor(2.0, dtype=lib.float64)):
+            def assign(value=new):
+                a.data = value
+                return a
+            seen.append(outcome(assign))
+
+        def assign_plain():
+            plain.data = lib.tensor(3)
+            return plain
+        seen.append(outcome(assign_plain))
+        return seen
+
+    assert run(ag) == run(torch_oracle)
