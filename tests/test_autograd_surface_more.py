@@ -448,3 +448,25 @@ def test_data_of_a_tensor_that_requires_grad_must_stay_floating(torch_oracle):
         return seen
 
     assert run(ag) == run(torch_oracle)
+
+
+# --- anomaly mode when warnings are errors ----------------------------------------------------
+def test_anomaly_report_goes_to_stderr_when_warnings_are_errors(torch_oracle, capsys):
+    """The node's own error is raised; its 'Error detected in ...' report, which cannot be a
+    warning then, is printed to stderr."""
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            with lib.autograd.detect_anomaly():
+                warnings.simplefilter("error")
+                a = lib.ones(3, requires_grad=True)
+                d1 = a + 1
+                d2 = d1 ** 2
+                d1 += 1
+                error = outcome(lib.autograd.grad, d2.sum(), a)
+        printed = capsys.readouterr().err
+        return (error.split(":")[0], "modified by an inplace operation" in error,
+                [str(w.message)[:29] for w in caught],
+                printed.startswith("UserWarning: Error detected in PowBackward0"))
+
+    assert run(ag) == run(torch_oracle)
+    assert run(ag)[3]
