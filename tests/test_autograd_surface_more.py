@@ -474,3 +474,32 @@ def test_anomaly_report_goes_to_stderr_when_warnings_are_errors(torch_oracle, ca
 
     assert run(ag) == run(torch_oracle)
     assert run(ag)[3]
+
+
+# --- mark_dirty on a tensor that is not an input ----------------------------------------------
+def test_mark_dirty_on_a_new_tensor_warns(torch_oracle):
+    """PyTorch warns (once per call) and goes on; the gradient is the backward's."""
+    def run(lib):
+        class Bad(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                c = 3 * a
+                c.add_(b)
+                ctx.mark_dirty(c)
+                return c
+
+            @staticmethod
+            def backward(ctx, grad):
+                return 3 * grad, grad
+
+        a = lib.ones(2, requires_grad=True)
+        b = lib.ones(2, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = Bad.apply(a.clone(), b)
+        out.sum().backward()
+        return ([(w.category.__name__, str(w.message).split(" (Triggered")[0]) for w in caught],
+                a.grad.tolist(), b.grad.tolist())
+
+    assert run(ag) == run(torch_oracle)
+    assert len(run(ag)[0]) == 1

@@ -10,6 +10,7 @@ where it was broadcast, and cast to its dtype.
 from __future__ import annotations
 
 import inspect
+import warnings
 
 from .. import _messages
 from .._shapes import broadcasts_to
@@ -78,3 +79,16 @@ def bind_arguments(forward, args: tuple, kwargs: dict, setup_apart: bool) -> tup
         missing = list(inspect.signature(forward).parameters)[position + 1]
         raise TypeError(_messages.keyword_past_gap(missing, position))
     return bound.args[1:]
+
+
+def check_dirty(dirty, args: tuple, outputs) -> None:
+    """What ``forward`` passed to ``ctx.mark_dirty``: each must be returned (else PyTorch's
+    error), and should be an input (else PyTorch's warning)."""
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    for t in dirty:
+        if not any(t is out for out in outputs):
+            raise RuntimeError(_messages.DIRTY_NOT_RETURNED)
+        if not any(t is a for a in args):
+            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
+                          UserWarning, stacklevel=4)

@@ -216,9 +216,7 @@ class Function:
             cls.setup_context(ctx, args, outputs)
         else:
             outputs = cls.forward(ctx, *args)
-        for t in ctx.dirty:  # an input changed in place must be returned
-            if not _is_in(t, outputs if isinstance(outputs, tuple) else (outputs,)):
-                raise RuntimeError(_messages.DIRTY_NOT_RETURNED)
+        backward_result.check_dirty(ctx.dirty, args, outputs)  # returned, and inputs
         return outputs
 
     @classmethod
