@@ -503,3 +503,33 @@ def test_mark_dirty_on_a_new_tensor_warns(torch_oracle):
 
     assert run(ag) == run(torch_oracle)
     assert len(run(ag)[0]) == 1
+
+
+# --- ctx._materialize_non_diff_grads ----------------------------------------------------------
+@pytest.mark.parametrize("materialize_non_diff", [None, False])
+def test_materialize_non_diff_grads_switch(torch_oracle, materialize_non_diff):
+    """By default backward gets zeros for every output no gradient reached, the ones marked
+    non-differentiable and integer ones too; with the switch off, None for those two kinds
+    (and still zeros for an unused differentiable output)."""
+    def run(lib):
+        seen = []
+
+        class ThreeOut(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                if materialize_non_diff is not None:
+                    ctx._materialize_non_diff_grads = materialize_non_diff
+                marked = x.clone()
+                ctx.mark_non_differentiable(marked)
+                return x * 2, marked, x.long(), x * 3
+
+            @staticmethod
+            def backward(ctx, g0, g1, g2, g3):
+                seen.extend(None if g is None else (g.tolist(), str(g.dtype)) for g in (g1, g2, g3))
+                return 2 * g0 + 3 * g3
+
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        ThreeOut.apply(a)[0].sum().backward()
+        return seen, a.grad.tolist()
+
+    assert run(ag) == run(torch_oracle)

@@ -17,13 +17,16 @@ from .._shapes import broadcasts_to
 from ..tensor_base import TensorBase
 
 
-def materialized(grads: list, output_info: tuple) -> list:
-    """``grads`` with zeros for the outputs that got no gradient (made like one that did)."""
+def materialized(node, grads: list) -> list:
+    """``grads`` with zeros for the outputs that got no gradient (made like one that did);
+    not for the non-differentiable outputs when the ctx set PyTorch's private switch
+    ``ctx._materialize_non_diff_grads = False``."""
     like = next((g for g in grads if g is not None), None)
     if like is None:
         return grads  # no gradient to make zeros like (see the README's divergences)
-    return [like._new(like._xp.zeros(*info)) if g is None and info is not None else g
-            for g, info in zip(grads, output_info)]
+    skip = () if node._materialize_non_diff_grads else node.non_differentiable_outputs
+    return [like._new(like._xp.zeros(*info)) if g is None and info is not None
+            and nr not in skip else g for nr, (g, info) in enumerate(zip(grads, node.output_info))]
 
 
 def per_edge(node, result: tuple) -> list:

@@ -113,6 +113,7 @@ class BackwardNode(Node, LegacyCtx):
         skip = self.non_differentiable
         differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
         out = _as_output(self, args, out)
+        self.non_differentiable_outputs += () if differentiable else (output_nr,)
         if differentiable:
             if self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
                 views.rebase_history(out, self, output_nr)
@@ -127,7 +128,7 @@ class BackwardNode(Node, LegacyCtx):
             if self._builtin and all(g is None for g in grads):
                 return [None] * len(self.next_functions)  # no gradient at all: none flows on
             if self.materialize_grads:  # an output without gradient: zeros
-                grads = backward_result.materialized(grads, self.output_info)
+                grads = backward_result.materialized(self, grads)
         result = self._forward_cls.backward(self, *grads)
         return backward_result.per_edge(self, result if isinstance(result, tuple) else (result,))
 

@@ -1,5 +1,6 @@
 """What old code still asks of a ``Function``'s ctx: ``ctx.saved_variables``, the name
-``saved_tensors`` had before PyTorch 0.4 (deprecated, with PyTorch's warning)."""
+``saved_tensors`` had before PyTorch 0.4 (deprecated, with PyTorch's warning); and what the
+ctx keeps for PyTorch's private switch ``ctx._materialize_non_diff_grads``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ import warnings
 
 class LegacyCtx:
     """Mixed into ``BackwardNode`` (function.py)."""
+
+    # False: backward gets None, not zeros, for the non-differentiable outputs (those marked
+    # so, and integer ones), whose numbers recording keeps here
+    _materialize_non_diff_grads = True
+    non_differentiable_outputs: tuple = ()
 
     @property
     def saved_variables(self) -> tuple:
