@@ -533,3 +533,27 @@ def test_materialize_non_diff_grads_switch(torch_oracle, materialize_non_diff):
         return seen, a.grad.tolist()
 
     assert run(ag) == run(torch_oracle)
+
+
+# --- reentrant checkpoint refuses grad() and backward(inputs=) ----------------------------------
+@pytest.mark.parametrize("how", ["grad", "inputs", "backward"])
+def test_reentrant_checkpoint_needs_a_plain_backward(torch_oracle, how):
+    """Its backward fills ``.grad`` through a nested backward, which grad() and backward(inputs=)
+    could not see: PyTorch refuses them, and a plain backward still works after the refusal."""
+    def run(lib):
+        from importlib import import_module
+
+        checkpoint = import_module(lib.__name__ + ".utils.checkpoint").checkpoint
+        a = lib.tensor([[0.5, 1.0], [1.5, 2.0]], requires_grad=True)
+        b = checkpoint(lib.exp, a, use_reentrant=True).sum()
+        if how == "grad":
+            first = outcome(lib.autograd.grad, b, (a,))
+        elif how == "inputs":
+            first = outcome(b.backward, inputs=(a,))
+        else:
+            first = outcome(b.backward)
+        a.grad = None
+        checkpoint(lib.exp, a, use_reentrant=True).sum().backward()
+        return first, [round(v, 5) for row in a.grad.tolist() for v in row]
+
+    assert run(ag) == run(torch_oracle)
