@@ -557,3 +557,46 @@ def test_reentrant_checkpoint_needs_a_plain_backward(torch_oracle, how):
         return first, [round(v, 5) for row in a.grad.tolist() for v in row]
 
     assert run(ag) == run(torch_oracle)
+
+
+# --- Function.clear_saved_tensors_on_access ---------------------------------------------------
+def test_clear_saved_tensors_on_access(torch_oracle):
+    """The first read of ctx.saved_tensors lets the ctx's references go (backward's variable is
+    the only one left); a second read, in the same backward or a later one, is PyTorch's
+    error. Without the flag a tensor can be read again."""
+    import weakref
+
+    def run(lib):
+        seen = []
+
+        def make(clear, read_twice):
+            class Once(lib.autograd.Function):
+                clear_saved_tensors_on_access = clear
+
+                @staticmethod
+                def forward(ctx, x):
+                    ctx.save_for_backward(x)
+                    return x * 2
+
+                @staticmethod
+                def backward(ctx, grad):
+                    (x,) = ctx.saved_tensors
+                    ref = weakref.ref(x)
+                    del x
+                    seen.append(ref() is None)
+                    if read_twice:
+                        seen.append(outcome(lambda: len(ctx.saved_tensors)))
+                    return grad * 2
+
+            return Once
+
+        a = lib.ones(3, requires_grad=True)
+        make(True, False).apply(a.clone()).sum().backward()
+        seen.append(outcome(make(True, True).apply(a.clone()).sum().backward))
+        y = make(True, False).apply(a.clone()).sum()
+        y.backward(retain_graph=True)
+        seen.append(outcome(y.backward))
+        make(False, True).apply(a.clone()).sum().backward()
+        return seen
+
+    assert run(ag) == run(torch_oracle)

@@ -20,7 +20,7 @@ from ..tensor_base import TensorBase
 from . import anomaly, backward_result, grad_mode, views
 from .graph import Node, gradient_edge, next_sequence_nr
 from .legacy_ctx import LegacyCtx
-from .saved_tensor import SavedTensor
+from .saved_tensor import SavedTensor, unpack_all
 
 
 class BackwardNode(Node, LegacyCtx):
@@ -62,11 +62,7 @@ class BackwardNode(Node, LegacyCtx):
     @property
     def saved_tensors(self) -> tuple:
         """The tensors ``forward`` saved, as they were then (else PyTorch's error)."""
-        if self.released:
-            raise RuntimeError(_messages.FREED)
-        if self.saved is None:  # inside forward, or a call that was not recorded
-            return self.to_save
-        return tuple(None if s is None else s.unpack(self) for s in self.saved)
+        return unpack_all(self)
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
@@ -176,6 +172,7 @@ class Function:
     """
 
     node_name: str | None = None  # built-ins set PyTorch's node name, e.g. "AddBackward0"
+    clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read only once
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)

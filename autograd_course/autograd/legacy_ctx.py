@@ -14,6 +14,7 @@ class LegacyCtx:
     # so, and integer ones), whose numbers recording keeps here
     _materialize_non_diff_grads = True
     non_differentiable_outputs: tuple = ()
+    cleared_on_access = False  # saved_tensors read once by a clear_saved_tensors_on_access Function
 
     @property
     def saved_variables(self) -> tuple:
