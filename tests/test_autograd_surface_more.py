@@ -600,3 +600,40 @@ def test_clear_saved_tensors_on_access(torch_oracle):
         return seen
 
     assert run(ag) == run(torch_oracle)
+
+
+# --- SavedTensor from Python ---------------------------------------------------------------------
+def test_saved_tensor_is_not_made_from_python(torch_oracle):
+    def run(lib):
+        return (outcome(lib.autograd.SavedTensor),
+                lib.autograd.SavedTensor is _c(lib)._autograd.SavedTensor)
+
+    assert run(ag) == run(torch_oracle)
+    assert run(ag)[0].startswith("RuntimeError: Trying to create a SavedTensor")
+
+
+def test_make_saved_tensor_packs_once_and_unpacks_each_time(torch_oracle):
+    def run(lib):
+        counts = {"pack": 0, "unpack": 0}
+
+        def pack(t):
+            counts["pack"] += 1
+            return t
+
+        def unpack(t):
+            counts["unpack"] += 1
+            return t
+
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+            saved = _c(lib)._autograd._make_saved_tensor(a, is_output=False)
+            seen.append(dict(counts))
+            first = saved.unpack()
+            second = saved.unpack()
+            seen.append(dict(counts))
+        plain = _c(lib)._autograd._make_saved_tensor(a, is_output=False).unpack()
+        seen.append((first.tolist(), second.tolist(), first.requires_grad, plain is a))
+        return seen
+
+    assert run(ag) == run(torch_oracle)

@@ -59,7 +59,9 @@ class SavedTensor:
                  "requires_grad", "output_nr", "tensor_type", "was_leaf", "grad_fn",
                  "accumulate_grad", "packed", "unpack_hook")
 
-    def __init__(self, tensor, is_output: bool) -> None:
+    def __init__(self, tensor=None, is_output: bool = False) -> None:
+        if tensor is None:  # PyTorch's are only made by autograd (or _make_saved_tensor)
+            raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
         self.version = tensor._version
         self.is_output = is_output
         self.was_leaf = tensor.grad_fn is None
@@ -105,8 +107,9 @@ class SavedTensor:
         self.version = tensor._version
         self._pack(tensor, pack_hook, unpack_hook)
 
-    def unpack(self, node):
-        """The saved tensor, or PyTorch's error if it was modified in place since."""
+    def unpack(self, node=None):
+        """The saved tensor, or PyTorch's error if it was modified in place since (``node``:
+        the node that saved it, which an output it saved is rebuilt with)."""
         if self.unpack_hook is not None:
             return self._unpacked(node)
         if self.is_output:
