@@ -637,3 +637,40 @@ def test_make_saved_tensor_packs_once_and_unpacks_each_time(torch_oracle):
         return seen
 
     assert run(ag) == run(torch_oracle)
+
+
+# --- writing into an expanded tensor ------------------------------------------------------------
+def test_writes_into_an_expanded_tensor(torch_oracle):
+    """A write whose target has no repeated element (one element, a row of distinct elements)
+    goes to the shared memory, so every repeat shows it; a write whose target repeats an
+    element (the whole tensor, a slice along the expanded dimension) is PyTorch's error."""
+    def run(lib):
+        seen = []
+        g = lib.ones(1).clone().expand(4)
+
+        def put(t, key, value):
+            def write():
+                t[key] = value
+                return t.tolist()
+            return outcome(write)
+
+        seen.append(put(g, 0, 0.0))
+
+        def divide_one():
+            part = g[1]
+            part /= 0  # then g[1] = part, as Python runs it
+            g[1] = part
+            return g.tolist()
+
+        seen.append(outcome(divide_one))
+        seen.append(outcome(lambda: g.add_(1)))
+        seen.append(put(g, slice(0, 2), 5.0))
+        h = lib.zeros(2, 1).expand(2, 3)
+        seen.append(put(h, (0,), 1.0))
+        seen.append(put(h, (slice(None), 0), 7.0))
+        e = lib.ones(3).expand(2, 3)
+        seen.append(outcome(lambda: e[0].mul_(2).tolist()))
+        seen.append(e.tolist())
+        return seen
+
+    assert run(ag) == run(torch_oracle)
