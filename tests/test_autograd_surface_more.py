@@ -674,3 +674,38 @@ def test_writes_into_an_expanded_tensor(torch_oracle):
         return seen
 
     assert run(ag) == run(torch_oracle)
+
+
+# --- saved-tensor hooks entered or left inside backward end with the pass ----------------------
+@pytest.mark.parametrize("inside", ["enter", "exit"])
+def test_hooks_context_changed_inside_backward_ends_with_the_pass(torch_oracle, inside):
+    """An unpack hook that enters (or leaves) a hooks context changes only what the backward
+    pass running it sees: after it, the caller's active hooks are what they were."""
+    def run(lib):
+        graph = lib.autograd.graph
+        log = []
+
+        def tagged(tag):
+            return graph.saved_tensors_hooks(lambda t: (log.append(tag), t)[1], lambda t: t)
+
+        outer, extra = tagged("outer"), tagged("extra")
+
+        def unpack(t):
+            if inside == "enter":
+                extra.__enter__()
+            else:
+                changer.__exit__(None, None, None)
+            return t
+
+        changer = graph.saved_tensors_hooks(lambda t: (log.append("changer"), t)[1], unpack)
+        x = lib.ones(2, requires_grad=True)
+        with outer:
+            changer.__enter__()
+            x.sin().sum().backward()
+            log.append("after backward")
+            x.exp()  # packed by the hooks active now
+            changer.__exit__(None, None, None)
+            x.cos()
+        return log
+
+    assert run(ag) == run(torch_oracle)

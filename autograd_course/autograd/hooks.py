@@ -21,6 +21,7 @@ import itertools
 
 from .. import _messages
 from ..tensor_base import RemovableHandle
+from . import saved_tensor_hooks
 
 
 def add(hooks: list | None, hook) -> tuple:
@@ -113,9 +114,11 @@ class GraphTask:
 
     def __enter__(self):
         _tasks.append(self)
-        return self
+        self.saved_hooks = saved_tensor_hooks.active()  # as PyTorch keeps its thread state,
+        return self  # saved-tensor hooks entered or left inside the pass end with it
 
     def __exit__(self, *exc) -> None:
+        saved_tensor_hooks.restore(self.saved_hooks)
         _tasks.pop()
 
 

@@ -59,6 +59,15 @@ def disable_saved_tensors_hooks(error_message: str):
         _disabled[0] = previous
 
 
+def active() -> list:
+    """A copy of the active pairs (``restore`` puts it back)."""
+    return list(_stack)
+
+
+def restore(pairs: list) -> None:
+    _stack[:] = pairs
+
+
 def hooks_enabled() -> bool:
     """False inside ``disable_saved_tensors_hooks``."""
     return _disabled[0] is None
