@@ -22,6 +22,7 @@ from . import (
     viz,
 )
 from ._backend import device, get_default_device, set_default_device
+from ._messages import is_warn_always_enabled, set_warn_always
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd import functional as _autograd_functional  # ag.autograd.functional, as torch's
 from .autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled

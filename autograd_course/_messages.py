@@ -9,11 +9,21 @@ from __future__ import annotations
 import warnings
 
 _WARNED: set[str] = set()
+_WARN_ALWAYS = [False]  # torch.set_warn_always(True): the once-only warnings come every time
+
+
+def set_warn_always(enabled: bool) -> None:
+    """PyTorch's ``torch.set_warn_always``: give the once-only warnings every time."""
+    _WARN_ALWAYS[0] = bool(enabled)
+
+
+def is_warn_always_enabled() -> bool:
+    return _WARN_ALWAYS[0]
 
 
 def warn_once(message: str, stacklevel: int = 1) -> None:
     """A UserWarning given the first time only (PyTorch's C++ ``TORCH_WARN_ONCE``)."""
-    if message not in _WARNED:
+    if _WARN_ALWAYS[0] or message not in _WARNED:
         _WARNED.add(message)
         warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
 

@@ -169,6 +169,22 @@ class TensorIdioms(TensorMoreOps):
     def volatile(self, value) -> None:
         warnings.warn(VOLATILE, UserWarning, stacklevel=2)
 
+    @property
+    def _grad_fn(self):
+        """PyTorch's other name for ``grad_fn``; it cannot be deleted (detach instead)."""
+        return self.grad_fn
+
+    @_grad_fn.deleter
+    def _grad_fn(self) -> None:
+        raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
+
+    def _refuse_backward_hooks_deletion(self) -> None:
+        raise RuntimeError("Deletion of _backwards_hooks not allowed!")
+
+    # PyTorch's dict of tensor hooks is not kept here (register_hook is); only deleting it
+    # is answered, as PyTorch answers it
+    _backward_hooks = property(None, None, _refuse_backward_hooks_deletion)
+
     def new(self, *args, device=None):
         """Old code's constructor: ``x.new(2, 3)`` (uninitialized in PyTorch, zeros here),
         ``x.new([1, 2])`` (data), ``x.new()`` (empty), ``x.new(t)`` (``t``'s memory), all in

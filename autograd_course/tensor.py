@@ -73,8 +73,17 @@ class Tensor(TensorBase, TensorMath, TensorConversions):
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not isinstance(value, TensorBase):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
         self._device = value._device
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     def __repr__(self) -> str:
         fn = self.grad_fn

@@ -108,6 +108,10 @@ class TensorBase:
             raise RuntimeError(_messages.REQUIRES_GRAD_DTYPE)
         self._requires_grad = bool(flag)
 
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")  # PyTorch's answer to del
+
     def requires_grad_(self, requires_grad: bool = True):
         """Set ``requires_grad`` in place and return ``self`` (a non-leaf: only ``True``, which
         it has already)."""
@@ -144,6 +148,10 @@ class TensorBase:
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(_messages.grad_dtype(value._data.dtype, self._data.dtype))
         self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None  # del x.grad is x.grad = None
 
     @property
     def retains_grad(self) -> bool:

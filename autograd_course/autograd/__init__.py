@@ -12,11 +12,14 @@ from .function import BackwardNode, Function, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import AccumulateGrad, Node
+from .saved_tensor import SavedTensor
 from .variable import Variable
+from .version_counter import _unsafe_preserve_version_counter
 
 __all__ = [
     "AccumulateGrad", "BackwardNode", "Function", "GradcheckError", "Node", "backward",
     "detect_anomaly", "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "set_detect_anomaly",
     "enable_grad", "grad", "gradcheck", "gradgradcheck", "graph", "inference_mode",
-    "is_grad_enabled", "no_grad", "once_differentiable", "set_grad_enabled", "trace", "Variable",
+    "is_grad_enabled", "no_grad", "once_differentiable", "SavedTensor", "set_grad_enabled", "trace",
+    "Variable",
 ]

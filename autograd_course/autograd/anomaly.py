@@ -10,6 +10,7 @@ whose backward returns NaN raises at once, naming the node and which of its outp
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 import warnings
 
@@ -83,12 +84,17 @@ def check_nan(node, grad_inputs) -> None:
 
 
 def report(node) -> None:
-    """Running ``node`` in backward raised: warn with the forward stack that made it."""
+    """Running ``node`` in backward raised: warn with the forward stack that made it. When
+    warnings are errors, the warning is printed to stderr instead, and the node's own error is
+    the one raised (as PyTorch does)."""
     stack = node.metadata.get("traceback_") if node._metadata else None
     if stack is None:
-        warnings.warn("Error detected in " + node.name() + ". No forward pass information "
-                      "available. Enable detect anomaly during forward pass for more "
-                      "information.", UserWarning, stacklevel=4)
-        return
-    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused "
-                  "the error:\n" + "".join(stack), UserWarning, stacklevel=4)
+        message = (f"Error detected in {node.name()}. No forward pass information available. "
+                   "Enable detect anomaly during forward pass for more information.")
+    else:
+        message = (f"Error detected in {node.name()}. Traceback of forward call that caused "
+                   "the error:\n" + "".join(stack))
+    try:
+        warnings.warn(message, UserWarning, stacklevel=4)
+    except UserWarning as warning:
+        sys.stderr.write(f"UserWarning: {warning}\n")

@@ -10,19 +10,23 @@ where it was broadcast, and cast to its dtype.
 from __future__ import annotations
 
 import inspect
+import warnings
 
 from .. import _messages
 from .._shapes import broadcasts_to
 from ..tensor_base import TensorBase
 
 
-def materialized(grads: list, output_info: tuple) -> list:
-    """``grads`` with zeros for the outputs that got no gradient (made like one that did)."""
+def materialized(node, grads: list) -> list:
+    """``grads`` with zeros for the outputs that got no gradient (made like one that did);
+    not for the non-differentiable outputs when the ctx set PyTorch's private switch
+    ``ctx._materialize_non_diff_grads = False``."""
     like = next((g for g in grads if g is not None), None)
     if like is None:
         return grads  # no gradient to make zeros like (see the README's divergences)
-    return [like._new(like._xp.zeros(*info)) if g is None and info is not None else g
-            for g, info in zip(grads, output_info)]
+    skip = () if node._materialize_non_diff_grads else node.non_differentiable_outputs
+    return [like._new(like._xp.zeros(*info)) if g is None and info is not None
+            and nr not in skip else g for nr, (g, info) in enumerate(zip(grads, node.output_info))]
 
 
 def per_edge(node, result: tuple) -> list:
@@ -58,6 +62,8 @@ def per_edge(node, result: tuple) -> list:
 def call_node(node, *grads):
     """``node(*grads)``: run a built-in node's backward as the engine would (recorded when
     grad mode is on); one gradient per input, or the only one."""
+    if len(grads) != len(node.output_info):  # one gradient per output of the node
+        raise TypeError(f"expected {len(node.output_info)} arguments, got {len(grads)} instead")
     result = node.apply(list(grads))
     return result[0] if len(result) == 1 else tuple(result)
 
@@ -76,3 +82,16 @@ def bind_arguments(forward, args: tuple, kwargs: dict, setup_apart: bool) -> tup
         missing = list(inspect.signature(forward).parameters)[position + 1]
         raise TypeError(_messages.keyword_past_gap(missing, position))
     return bound.args[1:]
+
+
+def check_dirty(dirty, args: tuple, outputs) -> None:
+    """What ``forward`` passed to ``ctx.mark_dirty``: each must be returned (else PyTorch's
+    error), and should be an input (else PyTorch's warning)."""
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    for t in dirty:
+        if not any(t is out for out in outputs):
+            raise RuntimeError(_messages.DIRTY_NOT_RETURNED)
+        if not any(t is a for a in args):
+            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
+                          UserWarning, stacklevel=4)

@@ -160,6 +160,7 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
                         _add_to_buffer(buffers, child, nr, g)
                         if dependencies[child] == 0:
                             ready.push(child)
+            task.run_callbacks()  # what queue_callback asked for, now that every node ran
         except Exception:
             if anomaly.state.enabled:  # warn with the forward stack that made the node
                 anomaly.report(node)

@@ -19,10 +19,11 @@ from .. import _messages
 from ..tensor_base import TensorBase
 from . import anomaly, backward_result, grad_mode, views
 from .graph import Node, gradient_edge, next_sequence_nr
-from .saved_tensor import SavedTensor
+from .legacy_ctx import LegacyCtx
+from .saved_tensor import SavedTensor, unpack_all
 
 
-class BackwardNode(Node):
+class BackwardNode(Node, LegacyCtx):
     """The ctx of one ``Function`` call, and its node in the graph (``MulBackward0``...).
 
     Each ``Function`` subclass gets its own subclass of this, named after it. ``forward`` may
@@ -61,11 +62,7 @@ class BackwardNode(Node):
     @property
     def saved_tensors(self) -> tuple:
         """The tensors ``forward`` saved, as they were then (else PyTorch's error)."""
-        if self.released:
-            raise RuntimeError(_messages.FREED)
-        if self.saved is None:  # inside forward, or a call that was not recorded
-            return self.to_save
-        return tuple(None if s is None else s.unpack(self) for s in self.saved)
+        return unpack_all(self)
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
@@ -112,6 +109,7 @@ class BackwardNode(Node):
         skip = self.non_differentiable
         differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
         out = _as_output(self, args, out)
+        self.non_differentiable_outputs += () if differentiable else (output_nr,)
         if differentiable:
             if self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
                 views.rebase_history(out, self, output_nr)
@@ -126,7 +124,7 @@ class BackwardNode(Node):
             if self._builtin and all(g is None for g in grads):
                 return [None] * len(self.next_functions)  # no gradient at all: none flows on
             if self.materialize_grads:  # an output without gradient: zeros
-                grads = backward_result.materialized(grads, self.output_info)
+                grads = backward_result.materialized(self, grads)
         result = self._forward_cls.backward(self, *grads)
         return backward_result.per_edge(self, result if isinstance(result, tuple) else (result,))
 
@@ -136,9 +134,8 @@ class BackwardNode(Node):
             self.saved, self.released = None, True
 
     def __repr__(self) -> str:
-        if self._builtin:
-            return f"<{self.name()} object at {hex(id(self))}>"
-        return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
+        where = "" if self._builtin else "torch.autograd.function."  # a learner's Function
+        return f"<{where}{self.name()} object at {hex(id(self))}>"
 
 
 def _as_output(ctx, args: tuple, out):
@@ -155,10 +152,7 @@ def _as_output(ctx, args: tuple, out):
 
 def _is_in(tensor, tensors) -> bool:
     """``tensor in tensors`` by identity (for tensors, ``==`` compares values)."""
-    for t in tensors:
-        if t is tensor:
-            return True
-    return False
+    return any(t is tensor for t in tensors)
 
 
 class Function:
@@ -178,6 +172,7 @@ class Function:
     """
 
     node_name: str | None = None  # built-ins set PyTorch's node name, e.g. "AddBackward0"
+    clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read only once
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -219,9 +214,7 @@ class Function:
             cls.setup_context(ctx, args, outputs)
         else:
             outputs = cls.forward(ctx, *args)
-        for t in ctx.dirty:  # an input changed in place must be returned
-            if not _is_in(t, outputs if isinstance(outputs, tuple) else (outputs,)):
-                raise RuntimeError(_messages.DIRTY_NOT_RETURNED)
+        backward_result.check_dirty(ctx.dirty, args, outputs)  # returned, and inputs
         return outputs
 
     @classmethod
@@ -232,10 +225,8 @@ class Function:
         if kwargs or cls._setup_apart:
             args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
         ctx = cls._backward_cls()
-        needs_input_grad = []
-        for a in args:
-            needs_input_grad.append(isinstance(a, TensorBase) and a._requires_grad)
-        ctx.needs_input_grad = tuple(needs_input_grad)
+        ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a._requires_grad
+                                     for a in args)
         if not grad_mode.state.enabled:  # under no_grad, and in the engine's backward formulas
             outputs = cls._forward(ctx, args)  # nothing is recorded
         else:
@@ -272,6 +263,13 @@ class DelayedError(Function):
     @staticmethod
     def backward(ctx, *grads):
         raise RuntimeError(_messages.DIFFERENTIATED_TWICE)
+
+
+class InplaceFunction(Function):
+    """Kept for old code, as PyTorch keeps it: a ``Function`` with an ``inplace`` flag."""
+    def __init__(self, inplace=False) -> None:
+        super().__init__()
+        self.inplace = inplace
 
 
 def once_differentiable(backward):

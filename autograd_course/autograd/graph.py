@@ -154,8 +154,10 @@ class AccumulateGrad(Node):
             leaf._grad.add_(grad)
         for hook in list(leaf._post_accumulate_grad_hooks or ()):  # they see the new .grad
             result = hook(leaf)
-            if result is not None:
+            if result is not None and not hasattr(result, "_data"):  # not even a tensor
                 raise TypeError(_messages.hook_returned(result))
+            if result is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return ()
 
     def __repr__(self) -> str:

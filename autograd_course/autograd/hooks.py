@@ -11,7 +11,8 @@ PyTorch has three kinds on a node, run in this order each time the engine runs i
 
 Each call runs the hooks registered at that moment, so a hook removed by another hook during a
 backward still runs this once (as in PyTorch). ``GraphTask`` tells a hook which backward pass is
-running and whether a node will run in it (what ``register_multi_grad_hook`` needs).
+running and whether a node will run in it (what ``register_multi_grad_hook`` needs), and
+keeps the callbacks ``queue_callback`` asks it to run once all its nodes have run.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import itertools
 
 from .. import _messages
 from ..tensor_base import RemovableHandle
+from . import saved_tensor_hooks
 
 
 def add(hooks: list | None, hook) -> tuple:
@@ -100,21 +102,37 @@ class GraphTask:
     def __init__(self, nodes, wanted, is_grad: bool) -> None:
         self.id, self.nodes, self.wanted = next(_task_ids), nodes, wanted
         self.is_grad = is_grad  # autograd.grad(): nothing is accumulated into .grad
+        self.callbacks = []  # queue_callback's functions, run when the pass has run every node
+
+    def run_callbacks(self) -> None:
+        """The queued callbacks in order; one may queue more, which run after it."""
+        while self.callbacks:
+            self.callbacks.pop(0)()
 
     def will_run(self, node) -> bool:
         return node in self.nodes and (self.wanted is None or node in self.wanted)
 
     def __enter__(self):
         _tasks.append(self)
-        return self
+        self.saved_hooks = saved_tensor_hooks.active()  # as PyTorch keeps its thread state,
+        return self  # saved-tensor hooks entered or left inside the pass end with it
 
     def __exit__(self, *exc) -> None:
+        saved_tensor_hooks.restore(self.saved_hooks)
         _tasks.pop()
 
 
 def current_graph_task():
     """The innermost backward pass running now, or ``None`` outside backward."""
     return _tasks[-1] if _tasks else None
+
+
+def queue_callback(callback) -> None:
+    """Run ``callback()`` once the backward pass running now has run all its nodes
+    (PyTorch's ``Variable._execution_engine.queue_callback``)."""
+    if not _tasks:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    _tasks[-1].callbacks.append(callback)
 
 
 # --- tracing every node (the chapters' look inside the engine) ----------------------------------

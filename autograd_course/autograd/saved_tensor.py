@@ -32,12 +32,36 @@ DETACHED_IN_PLACE = (
     "is not supported, please use out-of-place `.detach()` instead")
 
 
+ACCESSED_ONCE = (
+    "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True is set on "
+    "the autograd.Function. Either access saved_tensors only once, or set "
+    "clear_saved_tensors_on_access=False.")
+
+
+def unpack_all(node) -> tuple:
+    """``ctx.saved_tensors``: what ``forward`` saved, as it was then (else PyTorch's error).
+
+    A ``Function`` with ``clear_saved_tensors_on_access = True`` lets them go on this first
+    read, so that backward's own variables hold the only references (and frees them early).
+    """
+    if node.released:
+        raise RuntimeError(ACCESSED_ONCE if node.cleared_on_access else _messages.FREED)
+    if node.saved is None:  # inside forward, or a call that was not recorded
+        return node.to_save
+    tensors = tuple(None if s is None else s.unpack(node) for s in node.saved)
+    if node._forward_cls.clear_saved_tensors_on_access:
+        node.saved, node.released, node.cleared_on_access = None, True, True
+    return tensors
+
+
 class SavedTensor:
     __slots__ = ("version", "is_output", "tensor", "data", "device", "version_counter",
                  "requires_grad", "output_nr", "tensor_type", "was_leaf", "grad_fn",
                  "accumulate_grad", "packed", "unpack_hook")
 
-    def __init__(self, tensor, is_output: bool) -> None:
+    def __init__(self, tensor=None, is_output: bool = False) -> None:
+        if tensor is None:  # PyTorch's are only made by autograd (or _make_saved_tensor)
+            raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
         self.version = tensor._version
         self.is_output = is_output
         self.was_leaf = tensor.grad_fn is None
@@ -83,8 +107,9 @@ class SavedTensor:
         self.version = tensor._version
         self._pack(tensor, pack_hook, unpack_hook)
 
-    def unpack(self, node):
-        """The saved tensor, or PyTorch's error if it was modified in place since."""
+    def unpack(self, node=None):
+        """The saved tensor, or PyTorch's error if it was modified in place since (``node``:
+        the node that saved it, which an output it saved is rebuilt with)."""
         if self.unpack_hook is not None:
             return self._unpacked(node)
         if self.is_output:

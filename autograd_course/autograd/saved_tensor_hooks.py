@@ -59,6 +59,20 @@ def disable_saved_tensors_hooks(error_message: str):
         _disabled[0] = previous
 
 
+def active() -> list:
+    """A copy of the active pairs (``restore`` puts it back)."""
+    return list(_stack)
+
+
+def restore(pairs: list) -> None:
+    _stack[:] = pairs
+
+
+def hooks_enabled() -> bool:
+    """False inside ``disable_saved_tensors_hooks``."""
+    return _disabled[0] is None
+
+
 def current_hooks():
     """The ``(pack_hook, unpack_hook)`` pair a tensor saved now gets, or ``None``."""
     return _stack[-1] if _stack else None

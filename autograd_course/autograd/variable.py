@@ -3,6 +3,8 @@
 Today ``Variable(t)`` returns a tensor: a new leaf sharing ``t``'s memory (as ``t.detach()``),
 requiring grad when asked. ``volatile=True`` once meant "no graph"; it now only warns (use
 ``with torch.no_grad():``). ``isinstance(t, Variable)`` is true of every tensor.
+``Variable._execution_engine`` is where PyTorch keeps ``queue_callback`` (a function to run at
+the end of the backward pass).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import warnings
 
 from ..tensor_base import TensorBase
+from . import hooks
 
 VOLATILE = ("volatile was removed and now has no effect. Use `with torch.no_grad():` "
             "instead.")
@@ -20,7 +23,15 @@ class _VariableMeta(type):
         return isinstance(obj, TensorBase)
 
 
+class _EngineBase:
+    """PyTorch's engine object, as far as Python code reaches it."""
+
+    queue_callback = staticmethod(hooks.queue_callback)
+
+
 class Variable(metaclass=_VariableMeta):
+    _execution_engine = _EngineBase()
+
     def __new__(cls, data, requires_grad=False, volatile=False):
         if volatile:
             warnings.warn(VOLATILE, UserWarning, stacklevel=2)

@@ -50,10 +50,13 @@ _OVERLAP_MESSAGE = (
 )
 
 
-def check_inplace(x: Tensor, view: bool = False) -> None:
+def check_inplace(x: Tensor, view: bool = False, written=None) -> None:
     """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
-    an ``expand``ed tensor, whose elements share memory (NumPy makes those read-only)."""
-    if not getattr(x._data.flags, "writeable", True):
+    memory where several elements are one (an ``expand``ed tensor: a stride 0 along a
+    dimension of more than one element). ``written``: the part of ``x`` a write goes to."""
+    written = x._data if written is None else written
+    if not getattr(x._data.flags, "writeable", True) or any(
+            step == 0 and n > 1 for step, n in zip(written.strides, written.shape)):
         raise RuntimeError(_OVERLAP_MESSAGE)
     views.check_rebase(x)
     if not (x._requires_grad and grad_mode.state.enabled):
@@ -284,7 +287,7 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     a CopySlices), IndexPutBackward0 for lists, tensors and masks, fill_/copy_ for
     ``x[...] = v``."""
     view = is_view_key(key)
-    check_inplace(x, view=view)
+    check_inplace(x, view=view, written=x._data[key_data(key, x._xp)] if view else None)
     if not is_tensor(value):
         value = x._new(x._xp.asarray(value, dtype=x._data.dtype))
     elif value._device != x._device:  # PyTorch copies across devices, except into index_put

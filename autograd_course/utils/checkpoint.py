@@ -39,6 +39,12 @@ DEBUG_TIP = (
     "enable checkpoint\u2011debug mode globally.\n")
 
 
+REENTRANT_NEEDS_BACKWARD = (
+    "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or passing "
+    "an `inputs` parameter to .backward(). To resolve this error, you can either set "
+    "use_reentrant=False, or call .backward() without passing the `inputs` argument.")
+
+
 class CheckpointError(RuntimeError):
     """The recomputation did not save what the first run saved."""
 
@@ -171,6 +177,9 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx, *grad_outputs):
+        task = hooks.current_graph_task()  # its nested backward can only fill .grad
+        if task.is_grad or task.wanted is not None:
+            raise RuntimeError(REENTRANT_NEEDS_BACKWARD)
         inputs = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, TensorBase)
                   else a for a in ctx.args]
         state = _random.get_rng_state()
