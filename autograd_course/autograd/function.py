@@ -19,7 +19,7 @@ import warnings
 from .. import _messages
 from .._shapes import broadcasts_to
 from ..tensor_base import TensorBase
-from . import grad_mode, views
+from . import grad_mode, saved_names, views
 from .graph import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor
 
@@ -204,7 +204,7 @@ class Function:
         builtin = cls.node_name is not None
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         cls._backward_cls = type(name, (BackwardNode,), {
-            "_forward_cls": cls, "_builtin": builtin,
+            "_forward_cls": cls, "_builtin": builtin, **saved_names.node_properties(cls),
             "__module__": "builtins" if builtin else cls.__module__, "__qualname__": name,
         })
 
