@@ -184,3 +184,6 @@ def hook_changed_type(hook, was, got) -> str:
 
 def hook_returned(value) -> str:
     return f"expected Variable, but hook returned '{type(value).__name__}'"
+
+
+POST_ACCUMULATE_NON_LEAF = "post accumulate grad hooks cannot be registered on non-leaf tensors"

@@ -55,6 +55,7 @@ class TensorBase:
         "_base",             # for a view: the tensor whose memory it looks at
         "_views",            # for a base: its views (weakly), whose histories follow its own
         "_hooks",            # a leaf's gradient hooks (a non-leaf's live on its grad_fn)
+        "_post_accumulate_grad_hooks",  # a leaf's hooks run after its .grad was updated
         "_retains_grad",
         "_accumulate_grad",  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
         "_inference",
@@ -74,6 +75,7 @@ class TensorBase:
         self._base = None
         self._views = None  # a weakref.WeakSet once a view is taken (ops/_util.py)
         self._hooks = None  # a list once a hook is registered
+        self._post_accumulate_grad_hooks = None
         self._retains_grad = False
         self._accumulate_grad = None
         self._inference = False
@@ -153,11 +155,27 @@ class TensorBase:
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
-            return self.grad_fn.register_prehook(hook, self._output_nr)
+            return self.grad_fn.register_tensor_hook(hook, self._output_nr)
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(hook)
         return RemovableHandle(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(tensor)`` after backward has added into this leaf's ``.grad``."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError(_messages.POST_ACCUMULATE_NON_LEAF)
+        if self._post_accumulate_grad_hooks is None:
+            self._post_accumulate_grad_hooks = []
+        self._post_accumulate_grad_hooks.append(hook)
+        return RemovableHandle(self._post_accumulate_grad_hooks, hook)
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of ``grad_fn`` this tensor is."""
+        return self._output_nr
 
     # --- in-place changes and views ------------------------------------------------------------
     @property

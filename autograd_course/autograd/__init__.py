@@ -1,5 +1,6 @@
 """``ag.autograd``: Function, the backward engine, grad mode and gradient checks."""
 
+from . import graph
 from .engine import backward, grad, trace
 from .function import BackwardNode, Function, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -8,6 +9,6 @@ from .graph import AccumulateGrad, Node
 
 __all__ = [
     "AccumulateGrad", "BackwardNode", "Function", "GradcheckError", "Node", "backward",
-    "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode", "is_grad_enabled",
-    "no_grad", "once_differentiable", "set_grad_enabled", "trace",
+    "enable_grad", "grad", "gradcheck", "gradgradcheck", "graph", "inference_mode",
+    "is_grad_enabled", "no_grad", "once_differentiable", "set_grad_enabled", "trace",
 ]

@@ -7,7 +7,8 @@
 2. **Run** nodes from a ready queue, starting at a ``GraphRoot`` that hands out the
    starting gradients. A node is ready when all its gradients have arrived (Kahn's
    algorithm); among ready nodes the newest runs first, exactly as in PyTorch.
-   Running a node means: its tensors' hooks, then ``node.apply(grads)``.
+   Running a node means: its tensors' hooks, its pre-hooks, ``node.apply(grads)``, its
+   post-hooks (hooks.py).
 3. **Deliver** each gradient ``apply`` returns down the matching edge of
    ``next_functions``, adding up gradients that meet at the same input.
 
@@ -22,26 +23,10 @@ import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import grad_mode
+from . import grad_mode, hooks
 from .graph import Node, gradient_edge
+from .hooks import trace  # noqa: F401  (ag.autograd.trace: a callback after every node)
 from .ready_queue import ReadyQueue
-
-_tracers: list = []  # callbacks that watch the engine run: viz.backward_steps uses this
-
-
-class trace:
-    """Context manager: call ``callback(node, grad_outputs, grad_inputs)`` after every node
-    (how the graph viewer records the engine's real run)."""
-
-    def __init__(self, callback) -> None:
-        self.callback = callback
-
-    def __enter__(self):
-        _tracers.append(self.callback)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        _tracers.remove(self.callback)
 
 
 class GraphRoot(Node):
@@ -177,7 +162,8 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
     buffers = {root: list(grads)}  # node -> the gradients received so far, one per output
     ready = ReadyQueue()
     ready.push(root)
-    with grad_mode.set_grad_enabled(create_graph):  # record backward formulas only if asked
+    task = hooks.GraphTask(dependencies, wanted)  # what a hook may ask about this pass
+    with grad_mode.set_grad_enabled(create_graph), task:  # record backward formulas if asked
         while ready:
             node = ready.pop()
             grads = buffers.pop(node, None)  # None: no gradient reached this node
@@ -192,12 +178,12 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
             if grads is None:
                 grad_inputs = [None] * len(node.next_functions)  # none flows on from it
             else:
+                grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
                 grad_inputs = node.apply(grads)
+                if node is not root:  # the root is where the run starts, not a graph node
+                    grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
             if not retain_graph:
                 node.release_saved_tensors()
-            if node is not root:  # the root is where the run starts, not a graph node
-                for tracer in _tracers:
-                    tracer(node, grads, grad_inputs)
             for i, g in enumerate(grad_inputs):  # down each edge of next_functions
                 child, nr = node.next_functions[i]
                 if child is None:

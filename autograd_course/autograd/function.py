@@ -17,9 +17,8 @@ import inspect
 import warnings
 
 from .. import _messages
-from .._shapes import broadcasts_to
 from ..tensor_base import TensorBase
-from . import grad_mode, saved_names, views
+from . import backward_result, grad_mode, saved_names, views
 from .graph import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor
 
@@ -124,42 +123,13 @@ class BackwardNode(Node):
     # --- running backward (the engine calls this) ----------------------------------------------
     def apply(self, grads: list) -> list:
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
-        if len(grads) > 1 and self.materialize_grads:  # an output without gradient: zeros
-            like = next(g for g in grads if g is not None)
-            grads = [like._new(like._xp.zeros(*info)) if g is None and info is not None else g
-                     for g, info in zip(grads, self.output_info)]
+        missing = [nr for nr, g in enumerate(grads) if g is None]
+        if missing and self._builtin and len(missing) == len(grads):
+            return [None] * len(self.next_functions)  # no gradient at all: none flows on
+        if missing and self.materialize_grads:  # an output without gradient: zeros
+            grads = backward_result.materialized(grads, self.output_info)
         result = self._forward_cls.backward(self, *grads)
-        return self._gradients_per_edge(result if isinstance(result, tuple) else (result,))
-
-    def _gradients_per_edge(self, result: tuple) -> list:
-        """Check ``backward``'s result as PyTorch does, and fit each gradient to its input:
-        summed back to the input's shape where it was broadcast, cast to its dtype."""
-        count = len(self.input_info)
-        if len(result) > count and all(g is None for g in result[count:]):
-            result = result[:count]  # extra trailing Nones are allowed
-        if len(result) != count:
-            raise RuntimeError(_messages.wrong_gradient_count(self.name(), count, len(result)))
-        grads = []
-        for i, grad in enumerate(result):
-            info = self.input_info[i]
-            if grad is None:
-                if info is not None:
-                    grads.append(None)
-                continue
-            if not isinstance(grad, TensorBase):
-                raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
-            if info is None:
-                raise RuntimeError(_messages.gradient_for_non_tensor(self.name(), i))
-            shape, dtype = info
-            if grad._data.shape != shape:
-                if not broadcasts_to(shape, grad._data.shape):
-                    raise RuntimeError(_messages.invalid_gradient_shape(
-                        self.name(), i, grad._data.shape, shape))
-                grad = grad.sum_to_size(shape)
-            if grad._data.dtype != dtype:
-                grad = grad.to(dtype)
-            grads.append(grad)
-        return grads
+        return backward_result.per_edge(self, result if isinstance(result, tuple) else (result,))
 
     def release_saved_tensors(self) -> None:
         """Free the saved tensors after backward, so their memory goes back at once."""

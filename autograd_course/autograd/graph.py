@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from typing import NamedTuple
 
 from .. import _messages
 from ..tensor_base import RemovableHandle
-from . import grad_mode
+from . import grad_mode, hooks
+from .saved_tensor_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401  (torch.autograd.graph has them too)
 
 _sequence_nrs = itertools.count()
 
@@ -31,12 +33,23 @@ class Node:
 
     next_functions: tuple = ()  # ((node, input_nr), ...): one pair per tensor input
     output_info: tuple = (None,)  # one entry per output: its (shape, dtype)
-    pre_hooks: list | None = None  # [(output_nr, hook), ...]: hooks on the outputs' grads
-    retained: dict | None = None  # output_nr -> weak reference to a tensor that retains grad
     sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)
+    # the hooks (hooks.py): each a list once one is registered
+    _tensor_hooks: list | None = None  # [(output_nr, hook), ...]: on the outputs' grads
+    _pre_hooks: list | None = None  # [(hook,), ...]: register_prehook
+    _post_hooks: list | None = None  # [(hook,), ...]: register_hook
+    retained: dict | None = None  # output_nr -> weak reference to a tensor that retains grad
+    _metadata: dict | None = None
 
     def name(self) -> str:
         return type(self).__name__
+
+    @property
+    def metadata(self) -> dict:
+        """A dict of your own, kept on the node."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def _sequence_nr(self) -> int:
         return self.sequence_nr
@@ -45,13 +58,27 @@ class Node:
         """Gradients of the inputs (one per ``next_functions`` entry) from the outputs'."""
         raise NotImplementedError
 
-    def register_prehook(self, hook, output_nr: int = 0) -> RemovableHandle:
-        """Call ``hook(grad)`` on the gradient of output ``output_nr`` before this node runs."""
-        if self.pre_hooks is None:
-            self.pre_hooks = []
+    def register_prehook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before this node runs; it may return a new tuple."""
+        self._pre_hooks, handle = hooks.add(self._pre_hooks, fn)
+        return handle
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; it may return new
+        ``grad_inputs``."""
+        self._post_hooks, handle = hooks.add(self._post_hooks, fn)
+        return handle
+
+    def register_tensor_hook(self, hook, output_nr: int) -> RemovableHandle:
+        """Call ``hook(grad)`` on the gradient of output ``output_nr`` (Tensor.register_hook)."""
+        if self._tensor_hooks is None:
+            self._tensor_hooks = []
         entry = (output_nr, hook)
-        self.pre_hooks.append(entry)
-        return RemovableHandle(self.pre_hooks, entry)
+        self._tensor_hooks.append(entry)
+        return RemovableHandle(self._tensor_hooks, entry)
+
+    def tensor_hooks(self) -> list:
+        return self._tensor_hooks or []
 
     def retain_grad(self, tensor, output_nr: int) -> None:
         """Store the gradient of output ``output_nr`` in ``tensor.grad`` when it arrives."""
@@ -63,13 +90,13 @@ class Node:
         """Run the tensor hooks on the incoming gradients, then store retained gradients.
 
         Hooks run in the order they were registered; each may return a replacement. As in
-        PyTorch, ``retain_grad`` sees the gradient after every hook has run.
+        PyTorch, ``retain_grad`` sees the gradient after every hook has run. (The node's own
+        pre-hooks run after these: ``hooks.call_pre_hooks``.)
         """
-        if self.pre_hooks:
-            for output_nr, hook in self.pre_hooks:
-                grad = grads[output_nr]
-                if grad is not None:
-                    grads[output_nr] = _checked_hook_result(hook, grad, hook(grad))
+        for output_nr, hook in list(self.tensor_hooks()):
+            grad = grads[output_nr]
+            if grad is not None:
+                grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
         if self.retained:
             for output_nr, ref in self.retained.items():
                 tensor, grad = ref(), grads[output_nr]
@@ -87,20 +114,6 @@ class Node:
         return f"<{self.name()} object at {hex(id(self))}>"
 
 
-def _checked_hook_result(hook, grad, result):
-    """What a hook returned, checked as PyTorch checks it: ``None`` keeps ``grad``."""
-    if result is None:
-        return grad
-    if not hasattr(result, "_data"):
-        raise TypeError(_messages.hook_returned(result))
-    if result._data.shape != grad._data.shape:
-        raise RuntimeError(_messages.hook_changed_size(hook))
-    if result._data.dtype != grad._data.dtype:
-        raise RuntimeError(_messages.hook_changed_type(hook, grad._data.dtype,
-                                                       result._data.dtype))
-    return result
-
-
 class AccumulateGrad(Node):
     """The node at a leaf that requires grad: ``apply`` adds the gradient into ``.grad``."""
 
@@ -111,13 +124,9 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
-    @property
-    def pre_hooks(self) -> list:
+    def tensor_hooks(self) -> list:
         """A leaf's hooks are kept on the tensor (its AccumulateGrad is made when needed)."""
         return [(0, hook) for hook in self.variable._hooks or ()]
-
-    def register_prehook(self, hook, output_nr: int = 0) -> RemovableHandle:
-        return self.variable.register_hook(hook)
 
     def apply(self, grads: list) -> tuple:
         """``leaf.grad += grad``, or ``leaf.grad = copy of grad`` the first time.
@@ -137,6 +146,10 @@ class AccumulateGrad(Node):
             leaf._grad = leaf._grad + grad
         else:
             leaf._grad.add_(grad)
+        for hook in list(leaf._post_accumulate_grad_hooks or ()):  # they see the new .grad
+            result = hook(leaf)
+            if result is not None:
+                raise TypeError(_messages.hook_returned(result))
         return ()
 
     def __repr__(self) -> str:
@@ -159,3 +172,69 @@ def gradient_edge(tensor) -> tuple:
         node = AccumulateGrad(tensor)
         tensor._accumulate_grad = weakref.ref(node)
     return (node, 0)
+
+
+class GradientEdge(NamedTuple):
+    """An edge of the graph: a node, and which of its outputs (``torch.autograd.graph``'s)."""
+
+    node: Node
+    output_nr: int
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The edge a gradient for ``tensor`` flows along; usable as an ``inputs=`` of ``grad``."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    return GradientEdge(*gradient_edge(tensor))
+
+
+class _MultiHandle:
+    """The handle of several hooks at once: ``remove()`` removes them all."""
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+    """Call ``fn`` once per backward pass for a group of tensors (a tensor hook on each).
+
+    ``mode="all"``: ``fn(grads)`` when the gradients of all the tensors this pass computes have
+    arrived (``None`` for the others); ``mode="any"``: ``fn(grad)`` with the first to arrive.
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    if mode == "any":
+        ran = set()  # the ids of the passes where fn already ran
+
+        def first_only(grad) -> None:
+            task = hooks.current_graph_task()
+            if task.id not in ran:
+                ran.add(task.id)
+                fn(grad)
+
+        return _MultiHandle(tuple(t.register_hook(first_only) for t in tensors
+                                  if t.requires_grad))
+    nodes = [gradient_edge(t)[0] for t in tensors]  # held: a leaf's AccumulateGrad stays
+    waiting = {}  # pass id -> [the gradients so far, how many more will come]
+
+    def hook_for(i: int):
+        def collect(grad) -> None:
+            task = hooks.current_graph_task()
+            if task.id not in waiting:
+                waiting[task.id] = [[None] * len(tensors),
+                                    sum(n is not None and task.will_run(n) for n in nodes)]
+            entry = waiting[task.id]
+            entry[0][i] = grad
+            entry[1] -= 1
+            if entry[1] == 0:
+                del waiting[task.id]
+                fn(entry[0])
+        return collect
+
+    return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))

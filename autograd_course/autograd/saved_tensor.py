@@ -7,21 +7,45 @@ values, so each saved tensor remembers its version then and ``unpack`` compares.
 An input is kept as the tensor itself. An *output* of the node that saves it is kept as its
 array and version counter only, and rebuilt on ``unpack``: holding the output tensor would make
 a cycle (output -> grad_fn -> saved output) that Python's reference counting cannot free.
+
+Under ``saved_tensors_hooks`` (saved_tensor_hooks.py) what is kept is whatever the pack hook
+returned; ``unpack`` calls the unpack hook and gives the result the saved tensor's place in the
+graph. The version is not checked then: the hooks decide what is kept.
 """
 
 from __future__ import annotations
 
+import weakref
+
 from .. import _messages
+from . import grad_mode
+from .graph import gradient_edge
+from .saved_tensor_hooks import current_hooks
+
+PACK_IN_PLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook.")
+DETACHED_IN_PLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This "
+    "is not supported, please use out-of-place `.detach()` instead")
 
 
 class SavedTensor:
     __slots__ = ("version", "is_output", "tensor", "data", "device", "version_counter",
-                 "requires_grad", "output_nr", "tensor_type")
+                 "requires_grad", "output_nr", "tensor_type", "was_leaf", "grad_fn",
+                 "accumulate_grad", "packed", "unpack_hook")
 
     def __init__(self, tensor, is_output: bool) -> None:
         self.version = tensor._version
         self.is_output = is_output
-        if is_output:
+        self.was_leaf = tensor.grad_fn is None
+        self.unpack_hook = None
+        hooks = current_hooks()
+        if hooks is not None:
+            self._pack(tensor, *hooks)
+        elif is_output:
             self.tensor = None
             self.data, self.device = tensor._data, tensor._device
             self.version_counter = tensor._shared_version_counter()
@@ -30,11 +54,28 @@ class SavedTensor:
         else:
             self.tensor = tensor
 
+    def _pack(self, tensor, pack_hook, unpack_hook) -> None:
+        """Keep what ``pack_hook(tensor)`` returns, and where the tensor sits in the graph."""
+        with grad_mode.no_grad():
+            self.packed = pack_hook(tensor)
+        if tensor._version != self.version:
+            raise RuntimeError(PACK_IN_PLACE)
+        self.unpack_hook, self.tensor = unpack_hook, None
+        self.requires_grad, self.output_nr = tensor._requires_grad, tensor._output_nr
+        self.grad_fn = None if self.is_output else tensor.grad_fn  # an output: the node itself
+        self.accumulate_grad = None
+        if self.was_leaf and tensor._requires_grad:
+            self.accumulate_grad = weakref.ref(gradient_edge(tensor)[0])
+
     def unpack(self, node):
         """The saved tensor, or PyTorch's error if it was modified in place since."""
+        if self.unpack_hook is not None:
+            return self._unpacked(node)
         if self.is_output:
             current = self.version_counter.value
         else:
+            if not self.was_leaf and self.tensor.grad_fn is None:
+                raise RuntimeError(DETACHED_IN_PLACE)
             current = self.tensor._version
         if current != self.version:
             raise RuntimeError(self._modified_message(node, current))
@@ -44,6 +85,21 @@ class SavedTensor:
         out._version_counter = self.version_counter  # same memory, same counter
         if self.requires_grad:
             out._requires_grad, out.grad_fn, out._output_nr = True, node, self.output_nr
+        return out
+
+    def _unpacked(self, node):
+        """``unpack_hook(packed)``, put back in the saved tensor's place in the graph."""
+        data = self.unpack_hook(self.packed)
+        if not hasattr(data, "_data"):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
+                            f"got result of type {type(data).__name__}")
+        out = type(data)._wrap(data._data, data._device)
+        out._version_counter = data._shared_version_counter()
+        grad_fn = node if self.is_output else self.grad_fn
+        if self.requires_grad and grad_fn is not None and not self.was_leaf:
+            out._requires_grad, out.grad_fn, out._output_nr = True, grad_fn, self.output_nr
+        elif self.requires_grad:
+            out._requires_grad, out._accumulate_grad = True, self.accumulate_grad
         return out
 
     def _modified_message(self, node, current: int) -> str:

@@ -1,8 +1,9 @@
 """The backward pass, node by node, as the engine really runs it.
 
 ``backward_steps`` draws nothing of its own about the chain rule: it runs a real
-``root.backward()`` under ``engine.trace``, which calls back after every node the engine
-executes with the gradients that came in (``grad_outputs``) and went out (``grad_inputs``).
+``root.backward()`` with a post-hook (``node.register_hook``, as in PyTorch) on every node of
+the graph, which the engine calls after running the node with the gradients that came in
+(``grad_outputs``) and went out (``grad_inputs``).
 Each record becomes one frame of the same picture: the node being run is red, the gradients it
 sends to its inputs label the edges out of it, the nodes that already ran are purple, and a
 leaf's ``grad`` line appears when its ``AccumulateGrad`` runs.
@@ -15,8 +16,7 @@ the same pixel size: stepping through them moves only the highlight, never the p
 from __future__ import annotations
 
 from .._backend import to_numpy
-from ..autograd import engine
-from ..autograd.graph import AccumulateGrad
+from ..autograd.graph import AccumulateGrad, gradient_edge
 from .display import png_size
 from .dot import FrameState, caption_width, to_graph_view
 from .graph import LEAF, GraphModel, build_model, grad_text, node_name
@@ -156,18 +156,39 @@ def backward_steps(root, gradient=None, retain_graph: bool = False, params=None,
             before[node.id] = _array(node.tensor._grad)
     records: list = []
 
-    def record(node, grad_outputs, grad_inputs) -> None:
-        after = None
-        if isinstance(node, AccumulateGrad) and node.variable._grad is not None:
-            after = _array(node.variable._grad)
-        records.append((node, tuple(_array(g) for g in grad_outputs),
-                        tuple(_array(g) for g in grad_inputs), after))
+    def recorder(node):
+        def record(grad_inputs, grad_outputs) -> None:
+            after = None
+            if isinstance(node, AccumulateGrad) and node.variable._grad is not None:
+                after = _array(node.variable._grad)
+            records.append((node, tuple(_array(g) for g in grad_outputs),
+                            tuple(_array(g) for g in grad_inputs), after))
+        return record
 
-    with engine.trace(record):
+    handles = [node.register_hook(recorder(node)) for node in _graph_nodes(root)]
+    try:
         root.backward(gradient, retain_graph=retain_graph)
+    finally:
+        for handle in handles:
+            handle.remove()
     steps = _Steps(model, records, before)
     return [BackwardFrame(k, len(records), rec[0], rec[1], rec[2], steps)
             for k, rec in enumerate(records)]
+
+
+def _graph_nodes(root) -> list:
+    """Every node below ``root`` (an iterative walk along ``next_functions``)."""
+    top = gradient_edge(root)[0]  # a leaf's own AccumulateGrad, when root is a leaf
+    found, stack = [], [] if top is None else [top]
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return found
 
 
 class BackwardAnimation:

@@ -1,0 +1,52 @@
+"""What a ``Function``'s ``backward`` receives and returns, checked and fitted as PyTorch does.
+
+In: an output that got no gradient gets zeros of its shape (unless the Function asked
+otherwise with ``ctx.set_materialize_grads(False)``). Out: one gradient per input of
+``forward``, ``None`` for an input that gets none; each is summed back to its input's shape
+where it was broadcast, and cast to its dtype.
+"""
+
+from __future__ import annotations
+
+from .. import _messages
+from .._shapes import broadcasts_to
+from ..tensor_base import TensorBase
+
+
+def materialized(grads: list, output_info: tuple) -> list:
+    """``grads`` with zeros for the outputs that got no gradient (made like one that did)."""
+    like = next((g for g in grads if g is not None), None)
+    if like is None:
+        return grads  # no gradient to make zeros like (see the README's divergences)
+    return [like._new(like._xp.zeros(*info)) if g is None and info is not None else g
+            for g, info in zip(grads, output_info)]
+
+
+def per_edge(node, result: tuple) -> list:
+    """``backward``'s result checked, one gradient per ``next_functions`` edge of ``node``."""
+    count = len(node.input_info)
+    if len(result) > count and all(g is None for g in result[count:]):
+        result = result[:count]  # extra trailing Nones are allowed
+    if len(result) != count:
+        raise RuntimeError(_messages.wrong_gradient_count(node.name(), count, len(result)))
+    grads = []
+    for i, grad in enumerate(result):
+        info = node.input_info[i]
+        if grad is None:
+            if info is not None:
+                grads.append(None)
+            continue
+        if not isinstance(grad, TensorBase):
+            raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
+        if info is None:
+            raise RuntimeError(_messages.gradient_for_non_tensor(node.name(), i))
+        shape, dtype = info
+        if grad._data.shape != shape:
+            if not broadcasts_to(shape, grad._data.shape):
+                raise RuntimeError(_messages.invalid_gradient_shape(
+                    node.name(), i, grad._data.shape, shape))
+            grad = grad.sum_to_size(shape)
+        if grad._data.dtype != dtype:
+            grad = grad.to(dtype)
+        grads.append(grad)
+    return grads
