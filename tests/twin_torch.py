@@ -11,8 +11,8 @@ compares what each cell showed with the output committed in the notebook.
 The stand-in module, ``autograd_course`` -> ``torch``:
 
 * every attribute is torch's (``ag.tensor``, ``ag.no_grad``, ``ag.autograd.Function``...), and
-  ``autograd_course.nn`` / ``.nn.functional`` / ``.optim`` / ``.autograd`` / ``.utils.data``
-  are torch's modules of those names;
+  ``autograd_course.nn`` / ``.nn.functional`` / ``.optim`` / ``.autograd`` /
+  ``.autograd.gradcheck`` / ``.utils.data`` are torch's modules of those names;
 * ``ag.models.resnet18`` is torchvision's ResNet-18, which this venv does not install: the
   package's own ``models/resnet.py`` (written to torchvision's layout) compiled over
   ``torch.nn``, so the network is built from torch's layers and initialised by torch;
@@ -56,6 +56,7 @@ def _from(torch):
 def install_torch_as_the_package():
     """Make ``import autograd_course`` (and its submodules chapters use) give torch's."""
     import torch
+    import torch.autograd.gradcheck
     import torch.nn.functional
     import torch.utils.data
 
@@ -69,6 +70,7 @@ def install_torch_as_the_package():
         "autograd_course.nn.functional": torch.nn.functional,
         "autograd_course.optim": torch.optim,
         "autograd_course.autograd": torch.autograd,
+        "autograd_course.autograd.gradcheck": sys.modules["torch.autograd.gradcheck"],
         "autograd_course.utils": torch.utils,
         "autograd_course.utils.data": torch.utils.data,
         "autograd_course.models": models,
@@ -95,6 +97,7 @@ def run(path: Path) -> list[dict]:
 
     shell = InteractiveShell.instance(colors="nocolor")
     os.chdir(path.parent)
+    shell.enable_gui = lambda gui=None: None  # %matplotlib inline outside a kernel: Agg
     shell.displayhook.write_output_prompt = lambda: None  # the value is read from the result
     shell.displayhook.write_format_data = lambda *args, **kwargs: None
     results = []
