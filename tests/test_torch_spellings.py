@@ -5,7 +5,8 @@ editions) or the README:
 
 * ``autograd.trace`` / ``engine.trace``: PyTorch code watches backward with node hooks
   (``node.register_hook(fn(grad_inputs, grad_outputs))``, ``node.register_prehook``);
-* ``ag.autograd.GradcheckError``: PyTorch has it only as ``torch.autograd.gradcheck.GradcheckError``;
+* ``ag.autograd.GradcheckError``: PyTorch has it only as
+  ``torch.autograd.gradcheck.GradcheckError``;
 * ``saved_tensors`` read from a built-in node: PyTorch's built-in nodes expose ``_saved_self``,
   ``_saved_result``, ...; only a custom Function's node has ``saved_tensors``. A cell may read
   ``<node>.saved_tensors`` (rather than ``ctx.saved_tensors``) only if the twin test runs it on
