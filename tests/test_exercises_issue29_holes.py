@@ -198,3 +198,23 @@ def test_ex_6_4_a_tensor_kept_on_ctx_is_refused(capsys):
             return grad_output / (1 + (-ctx.x).exp())
 
     assert_hint(capsys, ch06.check_softplus, MySoftplus, "ctx.save_for_backward")
+
+
+# --- one line per verdict, 2-D answers included (ex 1.5, 6.1, 6.2, 7.2) ---------------------------
+def test_a_wrong_2d_answer_gets_a_one_line_verdict(capsys):
+    verdict = ch01.check_predict_grad([[1.0, 2.0], [3.0, 4.0]])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1 and not verdict, lines
+
+    class MySigmoid(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return ag.stack([x, x]) if x.ndim == 1 else x.sigmoid()
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output
+
+    ch06.check_sigmoid(MySigmoid)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1, lines
