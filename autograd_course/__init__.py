@@ -21,6 +21,7 @@ from . import (
 )
 from ._backend import device, get_default_device, set_default_device
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .creation import (
     arange,
     as_tensor,

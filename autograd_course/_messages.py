@@ -187,3 +187,6 @@ def hook_returned(value) -> str:
 
 
 POST_ACCUMULATE_NON_LEAF = "post accumulate grad hooks cannot be registered on non-leaf tensors"
+DIRTY_NOT_RETURNED = (
+    "Some elements marked as dirty during the forward method were not returned as output. The "
+    "inputs that are modified inplace must all be outputs of the Function.")

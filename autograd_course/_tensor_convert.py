@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _backend, _messages, dtypes
+from .autograd import grad_mode
 from .ops.shape import ToCopy
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ class TensorConversions:
     # --- leaving the tensor world -----------------------------------------------------------
     def numpy(self) -> np.ndarray:
         """The NumPy array itself (shared memory), for tensors outside autograd on the CPU."""
-        if self._requires_grad:
+        if self._requires_grad and grad_mode.state.enabled:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."

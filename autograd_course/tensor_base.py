@@ -103,10 +103,12 @@ class TensorBase:
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True):
-        """Set ``requires_grad`` in place and return ``self`` (leaves only)."""
+        """Set ``requires_grad`` in place and return ``self`` (a non-leaf: only ``True``, which
+        it has already)."""
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self.requires_grad = requires_grad
+        if not (requires_grad and self.grad_fn is not None):
+            self.requires_grad = requires_grad
         return self
 
     @property

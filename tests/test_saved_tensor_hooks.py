@@ -184,3 +184,41 @@ def test_disable_saved_tensors_hooks_as_a_decorator():
         f()
 
     assert_like_torch(case)
+
+
+def _raw_saved(m, node):
+    """The first saved tensor of a node, as an object with ``register_hooks``."""
+    return node._raw_saved_self if hasattr(node, "_raw_saved_self") else node.saved[0]
+
+
+def test_register_hooks_on_one_saved_tensor():
+    def case(m):
+        a = m.tensor([1.0, 2.0], requires_grad=True)
+        y = a.pow(2)
+        raw = _raw_saved(m, y.grad_fn)
+        log = []
+        raw.register_hooks(lambda x: log.append("pack") or x.detach() * 10,
+                           lambda x: log.append("unpack") or x)
+        packed_at_once = list(log)
+        try:
+            raw.register_hooks(lambda x: x, lambda x: x)
+        except RuntimeError as e:
+            log.append(str(e))
+        y.sum().backward()
+        return [packed_at_once, log, a.grad]
+
+    assert_like_torch(case)
+
+
+def test_register_hooks_on_a_saved_output():
+    def case(m):
+        a = m.tensor([1.0, 2.0], dtype=m.float64, requires_grad=True)
+        y = a.exp()
+        node = y.grad_fn
+        raw = node._raw_saved_result if hasattr(node, "_raw_saved_result") else node.saved[0]
+        raw.register_hooks(lambda x: x.detach() * 2, lambda x: x)
+        (g,) = m.autograd.grad(y.sum(), a, create_graph=True)
+        (gg,) = m.autograd.grad(g.sum(), a)
+        return [g, gg]
+
+    assert_like_torch(case)

@@ -1,6 +1,12 @@
 """``ag.autograd``: Function, the backward engine, grad mode and gradient checks."""
 
 from . import graph
+from .anomaly import (
+                      detect_anomaly,
+                      is_anomaly_check_nan_enabled,
+                      is_anomaly_enabled,
+                      set_detect_anomaly,
+)
 from .engine import backward, grad, trace
 from .function import BackwardNode, Function, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -9,6 +15,7 @@ from .graph import AccumulateGrad, Node
 
 __all__ = [
     "AccumulateGrad", "BackwardNode", "Function", "GradcheckError", "Node", "backward",
+    "detect_anomaly", "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "set_detect_anomaly",
     "enable_grad", "grad", "gradcheck", "gradgradcheck", "graph", "inference_mode",
     "is_grad_enabled", "no_grad", "once_differentiable", "set_grad_enabled", "trace",
 ]

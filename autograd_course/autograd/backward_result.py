@@ -1,4 +1,5 @@
-"""What a ``Function``'s ``backward`` receives and returns, checked and fitted as PyTorch does.
+"""What a ``Function``'s ``backward`` receives and returns, checked and fitted as PyTorch does
+(and how ``apply``'s arguments are bound to ``forward``, and how a node is called directly).
 
 In: an output that got no gradient gets zeros of its shape (unless the Function asked
 otherwise with ``ctx.set_materialize_grads(False)``). Out: one gradient per input of
@@ -7,6 +8,8 @@ where it was broadcast, and cast to its dtype.
 """
 
 from __future__ import annotations
+
+import inspect
 
 from .. import _messages
 from .._shapes import broadcasts_to
@@ -50,3 +53,26 @@ def per_edge(node, result: tuple) -> list:
             grad = grad.to(dtype)
         grads.append(grad)
     return grads
+
+
+def call_node(node, *grads):
+    """``node(*grads)``: run a built-in node's backward as the engine would (recorded when
+    grad mode is on); one gradient per input, or the only one."""
+    result = node.apply(list(grads))
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def bind_arguments(forward, args: tuple, kwargs: dict, setup_apart: bool) -> tuple:
+    """``Function.apply``'s arguments as one positional tuple for ``forward``. With a separate
+    ``setup_context`` PyTorch binds them to ``forward``'s parameters and fills in defaults;
+    otherwise a keyword that would leave an earlier parameter unfilled is refused."""
+    if setup_apart:
+        bound = inspect.signature(forward).bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound.args
+    bound = inspect.signature(forward).bind(None, *args, **kwargs)
+    if bound.kwargs:
+        position = len(bound.args) - 1
+        missing = list(inspect.signature(forward).parameters)[position + 1]
+        raise TypeError(_messages.keyword_past_gap(missing, position))
+    return bound.args[1:]

@@ -23,7 +23,7 @@ import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import grad_mode, hooks
+from . import anomaly, arguments, grad_mode, hooks
 from .graph import Node, gradient_edge
 from .hooks import trace  # noqa: F401  (ag.autograd.trace: a callback after every node)
 from .ready_queue import ReadyQueue
@@ -42,71 +42,37 @@ class GraphRoot(Node):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Compute gradients of ``tensors`` and add them into the ``.grad`` of the leaves."""
-    tensors, grads = _roots(tensors, grad_tensors)
+    tensors, grads = arguments.roots(tensors, grad_tensors)
     if create_graph:
         warnings.warn(_messages.CREATE_GRAPH_IN_BACKWARD, UserWarning, stacklevel=3)
     targets = None
     if inputs is not None:
-        inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+        inputs = arguments.inputs(inputs, "backward")
         for t in inputs:
-            if t.grad_fn is not None:
+            if isinstance(t, TensorBase) and t.grad_fn is not None:
                 t.retain_grad()  # as in PyTorch: a non-leaf input gets its .grad this way
-        targets = [gradient_edge(t) for t in inputs]
+        targets = [arguments.edge(t) for t in inputs]
     _run(tensors, grads, retain_graph, create_graph, targets, run_targets=True)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          allow_unused=None, materialize_grads=False):
     """Return d(outputs)/d(inputs) without touching any ``.grad``."""
-    outputs, grads = _roots(outputs, grad_outputs)
-    inputs = (inputs,) if isinstance(inputs, TensorBase) else tuple(inputs)
-    for t in inputs:
-        if not isinstance(t, TensorBase):
-            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
-                               f"{type(t).__module__}.{type(t).__name__}")
-        if not t.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-    targets = [gradient_edge(t) for t in inputs]
+    if materialize_grads and allow_unused is False:
+        raise ValueError(arguments.MATERIALIZE_NOT_UNUSED)
+    outputs, grads = arguments.roots(outputs, grad_outputs)
+    inputs = arguments.inputs(inputs, "grad")
+    targets = [arguments.edge(t) for t in inputs]
     caught = _run(outputs, grads, retain_graph, create_graph, targets, run_targets=False)
     results = []
     for i, (t, edge) in enumerate(zip(inputs, targets)):
         g = caught.get(edge)
         if g is None and materialize_grads:
-            g = t._new(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
+            g = arguments.zeros_for(t, create_graph)
         elif g is None and not allow_unused:
             raise RuntimeError(_messages.unused_input(i))
         results.append(g)
     return tuple(results)
-
-
-def _roots(tensors, grads) -> tuple:
-    """Check the outputs and the gradients given for them; make the implicit ones."""
-    tensors = (tensors,) if isinstance(tensors, TensorBase) else tuple(tensors)
-    for t in tensors:
-        if not isinstance(t, TensorBase):
-            raise AssertionError("Expected output to be a torch.Tensor")
-    if grads is None or isinstance(grads, TensorBase):
-        grads = (grads,) * len(tensors) if grads is None else (grads,)
-    grads = tuple(grads)
-    if len(grads) != len(tensors) and all(isinstance(g, TensorBase) or g is None for g in grads):
-        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
-    made = []
-    for i, (t, g) in enumerate(zip(tensors, grads)):
-        if not t.requires_grad:
-            raise RuntimeError(_messages.no_grad_fn(i))
-        if g is None:
-            if t.numel() != 1:
-                raise RuntimeError(_messages.IMPLICIT_GRAD)
-            g = t._new(t._xp.ones(t._data.shape, dtype=t._data.dtype))
-        elif not isinstance(g, TensorBase):
-            kind = type(g[0] if isinstance(g, (list, tuple)) and g else g).__name__
-            raise TypeError(f"gradients can be either Tensors or None, but got {kind}")
-        elif g._data.shape != t._data.shape:
-            raise RuntimeError(_messages.shape_mismatch(i, g.shape, t.shape))
-        elif g._data.dtype != t._data.dtype:
-            g = g.to(t.dtype)
-        made.append(g)
-    return tensors, made
 
 
 def _count_dependencies(root: Node) -> dict:
@@ -164,35 +130,42 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
     ready.push(root)
     task = hooks.GraphTask(dependencies, wanted)  # what a hook may ask about this pass
     with grad_mode.set_grad_enabled(create_graph), task:  # record backward formulas if asked
-        while ready:
-            node = ready.pop()
-            grads = buffers.pop(node, None)  # None: no gradient reached this node
-            if grads is not None:
-                grads = node.call_pre_hooks(grads)
-                if targets is not None:
-                    for nr, g in enumerate(grads):
-                        if (node, nr) in targets:
-                            caught[(node, nr)] = g
-            if to_run is not None and node not in to_run:
-                continue
-            if grads is None:
-                grad_inputs = [None] * len(node.next_functions)  # none flows on from it
-            else:
-                grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
-                grad_inputs = node.apply(grads)
-                if node is not root:  # the root is where the run starts, not a graph node
-                    grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
-            if not retain_graph:
-                node.release_saved_tensors()
-            for i, g in enumerate(grad_inputs):  # down each edge of next_functions
-                child, nr = node.next_functions[i]
-                if child is None:
+        try:
+            while ready:
+                node = ready.pop()
+                grads = buffers.pop(node, None)  # None: no gradient reached this node
+                if grads is not None:
+                    grads = node.call_pre_hooks(grads)
+                    if targets is not None:
+                        for nr, g in enumerate(grads):
+                            if (node, nr) in targets:
+                                caught[(node, nr)] = g
+                if to_run is not None and node not in to_run:
                     continue
-                dependencies[child] -= 1
-                if wanted is None or child in wanted:
-                    _add_to_buffer(buffers, child, nr, g)
-                    if dependencies[child] == 0:
-                        ready.push(child)
+                if grads is None:
+                    grad_inputs = [None] * len(node.next_functions)  # none flows on from it
+                else:
+                    grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
+                    grad_inputs = node.apply(grads)
+                    if node is not root:  # the root is where the run starts, not a graph node
+                        grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
+                    if anomaly.state.enabled and anomaly.state.check_nan:
+                        anomaly.check_nan(node, grad_inputs)
+                if not retain_graph:
+                    node.release_saved_tensors()
+                for i, g in enumerate(grad_inputs):  # down each edge of next_functions
+                    child, nr = node.next_functions[i]
+                    if child is None:
+                        continue
+                    dependencies[child] -= 1
+                    if wanted is None or child in wanted:
+                        _add_to_buffer(buffers, child, nr, g)
+                        if dependencies[child] == 0:
+                            ready.push(child)
+        except Exception:
+            if anomaly.state.enabled:  # warn with the forward stack that made the node
+                anomaly.report(node)
+            raise
     return caught
 
 

@@ -13,12 +13,11 @@ learner writes, using only the ctx API below, and the engine runs them all the s
 from __future__ import annotations
 
 import functools
-import inspect
 import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import backward_result, grad_mode, saved_names, views
+from . import anomaly, backward_result, grad_mode, saved_names, views
 from .graph import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor
 
@@ -66,10 +65,7 @@ class BackwardNode(Node):
             raise RuntimeError(_messages.FREED)
         if self.saved is None:  # inside forward, or a call that was not recorded
             return self.to_save
-        tensors = []
-        for s in self.saved:
-            tensors.append(None if s is None else s.unpack(self))
-        return tuple(tensors)
+        return tuple(None if s is None else s.unpack(self) for s in self.saved)
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
@@ -105,16 +101,19 @@ class BackwardNode(Node):
         self.saved, self.to_save = tuple(saved), ()
         return outputs[0] if single else tuple(outputs)
 
+    def unrecorded(self, args: tuple, outputs):
+        """The outputs of a call that is not recorded (see ``_as_output``)."""
+        if not isinstance(outputs, tuple):
+            return _as_output(self, args, outputs)
+        return tuple(_as_output(self, args, out) for out in outputs)
+
     def _link_output(self, args: tuple, out, output_nr: int):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
-        dirty = self.dirty and _is_in(out, self.dirty)  # changed in place by forward
-        if dirty:
-            out._bump_version()
-        elif _is_in(out, args):  # forward returned an input: a new tensor, same memory
-            out = out.detach()
         skip = self.non_differentiable
-        if out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip)):
-            if dirty:  # it, or the base it is a view of, now stands for this output
+        differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
+        out = _as_output(self, args, out)
+        if differentiable:
+            if self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
                 views.rebase_history(out, self, output_nr)
             else:
                 out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
@@ -123,11 +122,11 @@ class BackwardNode(Node):
     # --- running backward (the engine calls this) ----------------------------------------------
     def apply(self, grads: list) -> list:
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
-        missing = [nr for nr, g in enumerate(grads) if g is None]
-        if missing and self._builtin and len(missing) == len(grads):
-            return [None] * len(self.next_functions)  # no gradient at all: none flows on
-        if missing and self.materialize_grads:  # an output without gradient: zeros
-            grads = backward_result.materialized(grads, self.output_info)
+        if (len(grads) > 1 or grads[0] is None) and any(g is None for g in grads):
+            if self._builtin and all(g is None for g in grads):
+                return [None] * len(self.next_functions)  # no gradient at all: none flows on
+            if self.materialize_grads:  # an output without gradient: zeros
+                grads = backward_result.materialized(grads, self.output_info)
         result = self._forward_cls.backward(self, *grads)
         return backward_result.per_edge(self, result if isinstance(result, tuple) else (result,))
 
@@ -140,6 +139,18 @@ class BackwardNode(Node):
         if self._builtin:
             return f"<{self.name()} object at {hex(id(self))}>"
         return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
+
+
+def _as_output(ctx, args: tuple, out):
+    """An input that forward changed in place (``mark_dirty``) is returned as itself, its
+    version bumped; any other input returned becomes a new tensor on the same memory."""
+    if not isinstance(out, TensorBase):
+        return out
+    if ctx.dirty and _is_in(out, ctx.dirty):
+        out._bump_version()
+    elif _is_in(out, args):
+        out = out.detach()
+    return out
 
 
 def _is_in(tensor, tensors) -> bool:
@@ -173,10 +184,13 @@ class Function:
         # built-ins print like PyTorch's C++ nodes; a learner's MulConstant: MulConstantBackward
         builtin = cls.node_name is not None
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
-        cls._backward_cls = type(name, (BackwardNode,), {
-            "_forward_cls": cls, "_builtin": builtin, **saved_names.node_properties(cls),
-            "__module__": "builtins" if builtin else cls.__module__, "__qualname__": name,
-        })
+        namespace = {"_forward_cls": cls, "_builtin": builtin, "__qualname__": name,
+                     "__module__": "builtins" if builtin else cls.__module__,
+                     **saved_names.node_properties(cls)}
+        if builtin:  # PyTorch's C++ nodes can be called: y.grad_fn(grad)
+            namespace["__call__"] = backward_result.call_node
+        cls._backward_cls = type(name, (BackwardNode,), namespace)
+        cls._setup_apart = cls.setup_context is not Function.setup_context
 
     def __init__(self, *args, **kwargs) -> None:
         warnings.warn(_messages.INSTANTIATED.format(cls=type(self)), DeprecationWarning,
@@ -193,47 +207,58 @@ class Function:
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(_messages.NO_BACKWARD)
 
+    @staticmethod
+    def setup_context(ctx, inputs: tuple, output):
+        """Optional: fill ``ctx`` here, with a ``forward(*inputs)`` that takes no ctx."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @classmethod
+    def _forward(cls, ctx, args: tuple):
+        """``forward``, and ``setup_context`` when it is separate; dirty inputs must be returned."""
+        if cls._setup_apart:
+            outputs = cls.forward(*args)
+            cls.setup_context(ctx, args, outputs)
+        else:
+            outputs = cls.forward(ctx, *args)
+        for t in ctx.dirty:  # an input changed in place must be returned
+            if not _is_in(t, outputs if isinstance(outputs, tuple) else (outputs,)):
+                raise RuntimeError(_messages.DIRTY_NOT_RETURNED)
+        return outputs
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` with grad mode off; record the call when an input requires grad.
         Keywords are bound to ``forward``'s parameters: ``F.apply(x, k=2)`` is ``F.apply(x, 2)``.
         """
-        if kwargs:
-            args = _bind_keywords(cls.forward, args, kwargs)
+        if kwargs or cls._setup_apart:
+            args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
         ctx = cls._backward_cls()
         needs_input_grad = []
         for a in args:
             needs_input_grad.append(isinstance(a, TensorBase) and a._requires_grad)
         ctx.needs_input_grad = tuple(needs_input_grad)
         if not grad_mode.state.enabled:  # under no_grad, and in the engine's backward formulas
-            outputs = cls.forward(ctx, *args)  # nothing is recorded
+            outputs = cls._forward(ctx, args)  # nothing is recorded
         else:
             record = True in ctx.needs_input_grad
             if record:
                 ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
+                if anomaly.state.enabled:
+                    anomaly.store_traceback(ctx)  # where in the forward pass it was made
             grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
             try:
-                outputs = cls.forward(ctx, *args)
+                outputs = cls._forward(ctx, args)
             finally:
                 grad_mode.state.enabled = True
             if record:
                 return ctx.record(args, outputs)
+        if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)
+            outputs = ctx.unrecorded(args, outputs)
         if grad_mode.state.inference:
             for out in outputs if isinstance(outputs, tuple) else (outputs,):
                 if isinstance(out, TensorBase):
                     out._inference = True
         return outputs
-
-
-def _bind_keywords(forward, args: tuple, kwargs: dict) -> tuple:
-    """``forward``'s inputs as one positional tuple; like PyTorch, a keyword that would
-    leave an earlier parameter unfilled is refused."""
-    bound = inspect.signature(forward).bind(None, *args, **kwargs)
-    if bound.kwargs:
-        position = len(bound.args) - 1
-        missing = list(inspect.signature(forward).parameters)[position + 1]
-        raise TypeError(_messages.keyword_past_gap(missing, position))
-    return bound.args[1:]
 
 
 class DelayedError(Function):
@@ -242,11 +267,11 @@ class DelayedError(Function):
     node_name = "torch::autograd::Error"
 
     @staticmethod
-    def forward(ctx, tensor, *grad_outputs):
-        return tensor
+    def forward(ctx, *tensors):
+        return tensors if len(tensors) > 1 else tensors[0]
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx, *grads):
         raise RuntimeError(_messages.DIFFERENTIATED_TWICE)
 
 
@@ -259,12 +284,15 @@ def once_differentiable(backward):
     def wrapper(ctx, *grad_outputs):
         with grad_mode.no_grad():
             outputs = backward(ctx, *grad_outputs)
-        recorded = [g for g in grad_outputs if isinstance(g, TensorBase) and g._requires_grad]
-        if not (grad_mode.is_grad_enabled() and recorded):
+        if not (grad_mode.is_grad_enabled() and any(
+                isinstance(g, TensorBase) and g._requires_grad for g in grad_outputs)):
             return outputs
         single = not isinstance(outputs, tuple)
-        wrapped = tuple(None if g is None else DelayedError.apply(g, *recorded)
-                        for g in ((outputs,) if single else outputs))
+        outputs = (outputs,) if single else outputs
+        leaves = [g.detach().requires_grad_() for g in outputs if g is not None]  # as PyTorch
+        errors = DelayedError.apply(*leaves) if leaves else ()  # one node for all the results
+        errors = iter(errors if isinstance(errors, tuple) else (errors,))
+        wrapped = tuple(None if g is None else next(errors) for g in outputs)
         return wrapped[0] if single else wrapped
 
     return wrapper

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 
 
 class _GradMode:
@@ -47,12 +48,25 @@ class set_grad_enabled:  # PyTorch's name
         return _decorate(func, lambda: set_grad_enabled(mode))
 
 
+DECORATED_CLASS = (
+    "Decorating classes is deprecated and will be disabled in future versions. You should only "
+    "decorate functions or methods. To preserve the current behavior of class decoration, you "
+    "can directly decorate the `__init__` method and nothing else.")
+
+
 def _decorate(func, make_block):
     """Wrap ``func`` so that it runs inside ``make_block()`` (a fresh context manager per call).
 
     A generator function gets the block around each step of its body only, as in PyTorch:
     the caller's code between two ``next()`` calls runs in the caller's own grad mode.
+    A class still works, with PyTorch's warning: calling it runs its ``__init__`` in the block.
     """
+    if inspect.isclass(func):
+        warnings.warn(DECORATED_CLASS, FutureWarning, stacklevel=3)
+        cls = func
+
+        def func(*args, **kwargs):
+            return cls(*args, **kwargs)
     if inspect.isgeneratorfunction(func):
         @functools.wraps(func)
         def generator_wrapper(*args, **kwargs):

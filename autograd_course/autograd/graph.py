@@ -34,6 +34,7 @@ class Node:
     next_functions: tuple = ()  # ((node, input_nr), ...): one pair per tensor input
     output_info: tuple = (None,)  # one entry per output: its (shape, dtype)
     sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)
+    _builtin = True  # a library node (the node of a learner's Function is not)
     # the hooks (hooks.py): each a list once one is registered
     _tensor_hooks: list | None = None  # [(output_nr, hook), ...]: on the outputs' grads
     _pre_hooks: list | None = None  # [(hook,), ...]: register_prehook
@@ -77,8 +78,8 @@ class Node:
         self._tensor_hooks.append(entry)
         return RemovableHandle(self._tensor_hooks, entry)
 
-    def tensor_hooks(self) -> list:
-        return self._tensor_hooks or []
+    def tensor_hooks(self) -> list | None:
+        return self._tensor_hooks
 
     def retain_grad(self, tensor, output_nr: int) -> None:
         """Store the gradient of output ``output_nr`` in ``tensor.grad`` when it arrives."""
@@ -93,18 +94,20 @@ class Node:
         PyTorch, ``retain_grad`` sees the gradient after every hook has run. (The node's own
         pre-hooks run after these: ``hooks.call_pre_hooks``.)
         """
-        for output_nr, hook in list(self.tensor_hooks()):
-            grad = grads[output_nr]
-            if grad is not None:
-                grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
+        tensor_hooks = self.tensor_hooks()
+        if tensor_hooks:
+            for output_nr, hook in list(tensor_hooks):  # those registered when the node runs
+                grad = grads[output_nr]
+                if grad is not None:
+                    grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
         if self.retained:
             for output_nr, ref in self.retained.items():
                 tensor, grad = ref(), grads[output_nr]
                 if tensor is not None and grad is not None:
-                    if tensor._grad is None:
-                        tensor._grad = grad.detach().clone()
+                    if tensor._grad is None:  # under create_graph: a recorded clone, as PyTorch
+                        tensor._grad = grad.clone()
                     else:
-                        tensor._grad = tensor._grad + grad.detach()
+                        tensor._grad = tensor._grad + grad
         return grads
 
     def release_saved_tensors(self) -> None:
@@ -126,7 +129,8 @@ class AccumulateGrad(Node):
 
     def tensor_hooks(self) -> list:
         """A leaf's hooks are kept on the tensor (its AccumulateGrad is made when needed)."""
-        return [(0, hook) for hook in self.variable._hooks or ()]
+        registered = self.variable._hooks
+        return [(0, hook) for hook in registered] if registered else None
 
     def apply(self, grads: list) -> tuple:
         """``leaf.grad += grad``, or ``leaf.grad = copy of grad`` the first time.
@@ -137,6 +141,8 @@ class AccumulateGrad(Node):
         otherwise the sum is made in place and ``.grad`` stays the same tensor.
         """
         leaf, grad = self.variable, grads[0]
+        if not leaf._requires_grad:  # detached in place since: nothing to store (as PyTorch)
+            return ()
         if leaf._grad is None:
             if grad_mode.is_grad_enabled():  # record the copy, as PyTorch's CopyBackwards
                 leaf._grad = grad.new_empty(grad.shape).copy_(grad)
@@ -179,6 +185,7 @@ class GradientEdge(NamedTuple):
 
     node: Node
     output_nr: int
+    ownership_token: object = None
 
 
 def get_gradient_edge(tensor) -> GradientEdge:

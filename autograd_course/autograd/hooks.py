@@ -32,7 +32,9 @@ def add(hooks: list | None, hook) -> tuple:
 
 def call_pre_hooks(node, grad_outputs: list) -> list:
     """``node``'s pre-hooks, in order; each may return a new tuple of gradients."""
-    for (hook,) in list(node._pre_hooks or ()):
+    if not node._pre_hooks:
+        return grad_outputs
+    for (hook,) in list(node._pre_hooks):
         result = hook(tuple(grad_outputs))
         if result is not None:
             grad_outputs = _checked(hook, grad_outputs, result)
@@ -41,10 +43,11 @@ def call_pre_hooks(node, grad_outputs: list) -> list:
 
 def call_post_hooks(node, grad_outputs: list, grad_inputs: list) -> list:
     """``node``'s post-hooks, then the tracers; a hook may return new ``grad_inputs``."""
-    for (hook,) in list(node._post_hooks or ()):
-        result = hook(tuple(grad_inputs), tuple(grad_outputs))
-        if result is not None:
-            grad_inputs = _checked(hook, grad_inputs, result)
+    if node._post_hooks:
+        for (hook,) in list(node._post_hooks):
+            result = hook(tuple(grad_inputs), tuple(grad_outputs))
+            if result is not None:
+                grad_inputs = _checked(hook, grad_inputs, result)
     for tracer in _tracers:
         tracer(node, grad_outputs, grad_inputs)
     return grad_inputs

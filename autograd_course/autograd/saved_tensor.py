@@ -67,6 +67,22 @@ class SavedTensor:
         if self.was_leaf and tensor._requires_grad:
             self.accumulate_grad = weakref.ref(gradient_edge(tensor)[0])
 
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        """Give this one saved tensor its own pair of hooks (PyTorch's ``_raw_saved_*``
+        objects): ``pack_hook`` runs now, ``unpack_hook`` when backward needs the tensor."""
+        if self.unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already "
+                               "been set. Hint: only one pair of hooks is allowed at a time.")
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("register_hooks(): incompatible function arguments.")
+        tensor = self.tensor
+        if self.is_output:  # rebuilt as unpack rebuilds it (its node is not needed to pack it)
+            tensor = self.tensor_type._wrap(self.data, self.device)
+            tensor._version_counter = self.version_counter
+            tensor._requires_grad, tensor._output_nr = self.requires_grad, self.output_nr
+        self.version = tensor._version
+        self._pack(tensor, pack_hook, unpack_hook)
+
     def unpack(self, node):
         """The saved tensor, or PyTorch's error if it was modified in place since."""
         if self.unpack_hook is not None:

@@ -32,6 +32,14 @@ NO_GRAD_VIEW = (
 )
 
 
+CUSTOM_FUNCTION_VIEW = (
+    "Output {1} of {0} is a view and is being modified inplace. This view was created inside a "
+    "custom Function (or because an input was returned as-is) and the autograd logic to handle "
+    "view+inplace would override the custom backward associated with the custom Function, "
+    "leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning "
+    "the output of the custom Function.")
+
+
 def geometry(tensor, base) -> tuple:
     """``(shape, strides, offset)`` of ``tensor`` in ``base``'s memory, in elements."""
     data, itemsize = tensor._data, tensor._data.itemsize
@@ -129,7 +137,8 @@ def check_rebase(tensor, fn: Node | None = None) -> None:
     """Before an in-place write into ``tensor`` (recorded as ``fn``, if it is): PyTorch's
     refusals to record a write into a leaf that requires grad or a view of one, and to write,
     with grad mode on, into a view taken under ``no_grad`` of a tensor that requires grad; and
-    ours to record a write into a view whose node does not start from it."""
+    ours to record a write into a view whose node does not start from it; and a write, with
+    grad mode on, into a view that a learner's ``Function`` returned."""
     base = tensor._base
     if fn is not None and tensor._requires_grad and tensor.grad_fn is None:
         raise RuntimeError(_messages.LEAF_MARKED_DIRTY)  # (the ops refuse earlier, see inplace.py)
@@ -139,6 +148,10 @@ def check_rebase(tensor, fn: Node | None = None) -> None:
         raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
     if grad_mode.is_grad_enabled() and made_in_no_grad(tensor):
         raise RuntimeError(NO_GRAD_VIEW)
+    node = tensor.grad_fn
+    if grad_mode.is_grad_enabled() and node is not None and not node._builtin:
+        raise RuntimeError(CUSTOM_FUNCTION_VIEW.format(node._forward_cls.__name__,
+                                                       tensor._output_nr))
     if fn is not None and fn.next_functions[:1] != (gradient_edge(tensor),):
         raise RuntimeError(f"autograd_course cannot record this in-place operation on a view: "
                            f"{fn.name()} does not take the view as its first input")
@@ -152,11 +165,15 @@ def rebase_history(tensor, fn: Node, output_nr: int) -> None:
     base = tensor._base
     owner = tensor if base is None else base
     views = views_to_refresh(owner)  # chosen before the owner's requires_grad changes
+    old, old_nr = owner.grad_fn, owner._output_nr
     if base is None:
         tensor.grad_fn, tensor._output_nr, tensor._requires_grad = fn, output_nr, True
     else:
         copy = CopySlices(base, tensor, fn, output_nr)
         base.grad_fn, base._output_nr, base._requires_grad = copy, 0, True
+    if owner._retains_grad:  # as PyTorch: the retained gradient is the new value's
+        old.retained.pop(old_nr, None)
+        owner.grad_fn.retain_grad(owner, owner._output_nr)
     refresh_views(owner, views)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from .. import _messages
 from ..tensor import Tensor
 from ..tensor_base import RemovableHandle
+from .backward_hooks import BackwardHook
 from .parameter import Parameter
 from .state import ModuleState
 
@@ -52,6 +53,8 @@ class Module(ModuleState):
         set_(self, "_modules", {})
         set_(self, "_forward_hooks", [])
         set_(self, "_forward_pre_hooks", [])
+        set_(self, "_backward_hooks", [])
+        set_(self, "_backward_pre_hooks", [])
 
     # --- calling --------------------------------------------------------------------------
     def forward(self, *args: object, **kwargs: object) -> Any:
@@ -59,16 +62,24 @@ class Module(ModuleState):
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args: object, **kwargs: object) -> Any:
-        """Run the pre-hooks, ``forward``, then the hooks (which may replace the output)."""
+        """Run the pre-hooks, ``forward``, then the hooks (which may replace the output);
+        with backward hooks, inputs and outputs pass through their nodes (backward_hooks.py)."""
         for hook in list(self._forward_pre_hooks):
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
+            backward_hook = BackwardHook(self, list(self._backward_hooks),
+                                         list(self._backward_pre_hooks))
+            args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks):
             result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hook is not None:
+            output = backward_hook.setup_output_hook(output)
         return output
 
     def register_forward_hook(self, hook: Callable[..., object]) -> RemovableHandle:
@@ -80,6 +91,18 @@ class Module(ModuleState):
         """``hook(module, inputs)`` before each forward; may return replacement inputs."""
         self._forward_pre_hooks.append(hook)
         return RemovableHandle(self._forward_pre_hooks, hook)
+
+    def register_full_backward_hook(self, hook: Callable[..., object]) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output)`` once the gradients of the module's inputs
+        are computed; may return replacements for ``grad_input``."""
+        self._backward_hooks.append(hook)
+        return RemovableHandle(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable[..., object]) -> RemovableHandle:
+        """``hook(module, grad_output)`` before the module's gradients are computed; may
+        return replacements for ``grad_output``."""
+        self._backward_pre_hooks.append(hook)
+        return RemovableHandle(self._backward_pre_hooks, hook)
 
     # --- registration -----------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:

@@ -118,8 +118,10 @@ class IndexPut(Function):
     @staticmethod
     def forward(ctx, x, key, value, sources=()):
         ctx.key, ctx.value_shape = key, value.shape
-        if sources:  # index tensors of the key (``index_sources``), version-checked
-            ctx.save_for_backward(*sources)
+        if not sources:  # a key of lists: its arrays, as the index tensors PyTorch saves
+            parts = key if isinstance(key, tuple) else (key,)
+            sources = tuple(x._new(p) for p in parts if isinstance(p, x._xp.ndarray))
+        ctx.save_for_backward(*sources)  # index tensors of the key, version-checked, freed
         out = x._data.copy()
         out[key] = value._data
         return x._new(out)

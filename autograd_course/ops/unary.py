@@ -247,8 +247,8 @@ class Relu(Function):
 
 class ThresholdBackward(Function):
     """relu's backward as one op (PyTorch's ``threshold_backward``): grad where y > 0, else 0
-    (a product with the mask, which NumPy computes several times faster than ``where``).
-    Its own derivative: the same mask applied to the incoming gradient, and zeros for y."""
+    (a choice, not a product with a 0/1 mask: a NaN or inf gradient where y <= 0 gives 0, as in
+    PyTorch). Its own derivative: the same choice on the incoming gradient, zeros for y."""
 
     node_name = "ThresholdBackwardBackward0"
     saved_names = ("self",)
@@ -256,7 +256,7 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, y):
         ctx.save_for_backward(y)
-        return grad._new(grad._data * (y._data > 0))  # bool mask: 0 or 1, in grad's dtype
+        return grad._new(grad._xp.where(y._data > 0, grad._data, 0).astype(grad._data.dtype))
 
     @staticmethod
     def backward(ctx, gg):
