@@ -67,6 +67,8 @@ TERMS: tuple[Term, ...] = (
     Term("note 000 (001, 002)", "笔记 000", variants=(r"\b[Nn]otes? \d{3}\b",), glossary=False),
     Term("cell", "单元格", variants=(r"(?<!运算)单元(?!格)",)),
     Term("checker", "检查器", variants=("检查函数",)),
+    Term("package-only (a cell the twin test does not run on torch)", "仅限本课程包",
+         variants=(r"package-only",), glossary=False),
 )
 """Every rule of the table; ``zh`` is the word the course writes."""
 

@@ -479,7 +479,7 @@ def test_standard_terms_are_not_the_notes_words(path):
 
 def test_the_note_titles_are_the_notes_own():
     notes = _notes()
-    titles = (NOTEBOOKS / "NOTES_TITLES.md").read_text(encoding="utf-8")
+    titles = (NOTEBOOKS.parent / "docs" / "NOTES_TITLES.md").read_text(encoding="utf-8")
     assert notes["001"].startswith("Ch01-02.自动求导(Pytorch入门)")
     assert "*Ch01-02.自动求导(Pytorch入门)*" in titles
     assert "pytorch学习笔记（5）--Autograd" in notes["002"].splitlines()[0]

@@ -194,7 +194,8 @@ def test_ch01_slope(capsys):
     f = ch01.slope_function
     h = 1e-4
     assert_correct(capsys, ch01.check_slope, (f(2 + h) - f(2 - h)) / (2 * h))
-    assert_correct(capsys, ch01.check_slope, ag.tensor(10.0))
+    assert_correct(capsys, ch01.check_slope,
+                   ag.tensor((f(2 + h) - f(2 - h)) / (2 * h), dtype=ag.float64))
     assert_hint(capsys, ch01.check_slope, f(2.0), "height of the curve")
     assert_hint(capsys, ch01.check_slope, (f(2 - h) - f(2 + h)) / (2 * h), "wrong sign")
     assert_hint(capsys, ch01.check_slope, (f(2.1) - f(2.0)) / 0.1, "smaller h")
@@ -372,9 +373,6 @@ def test_ch02_jacobian_input_is_a_copy(capsys):
 
 
 def test_ch02_unbroadcast(capsys):
-    assert_correct(capsys, ch02.check_unbroadcast, lambda g, shape: g.sum_to_size(*shape)
-                   if shape else g.sum())
-
     def by_hand(g, shape):
         while g.dim() > len(shape):
             g = g.sum(0)

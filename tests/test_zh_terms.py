@@ -73,6 +73,7 @@ def test_chinese_messages_have_no_markdown():
     ("运行下面的单元，看看会发生什么", "单元"),
     ("两个检查函数在没有 GPU 的机器上都能工作", "检查函数"),
     ("大多数反向传播需要前向传播中的张量", "前向"),
+    ("*（画图是 package-only 的：`ag.viz` 是本课程自己的计算图查看器。）*", "package-only"),
 ])
 def test_the_rules_catch_each_variant(text, variant):
     found = variants_in(text)
@@ -85,6 +86,7 @@ def test_the_rules_catch_each_variant(text, variant):
     "| 前向传播 / 后向传播 | 001 | forward pass / backward pass |",
     "GPU 能同时运行成千上万个运算单元",  # compute units, not notebook cells
     "原地修改、Nesterov 动量、笔记 000、单元格、检查器、偏置、视图、设备、CPU 与 GPU",
+    "*（画图仅限本课程包：`ag.viz` 是本课程自己的计算图查看器。）*",
 ])
 def test_the_rules_accept_the_table_and_the_notes_words(text):
     assert variants_in(text) == []

@@ -17,7 +17,7 @@ import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import anomaly, backward_result, grad_mode, views
+from . import anomaly, backward_result, grad_mode, saved_names, views
 from .graph import Node, gradient_edge, next_sequence_nr
 from .legacy_ctx import LegacyCtx
 from .saved_tensor import SavedTensor, unpack_all
@@ -180,7 +180,8 @@ class Function:
         builtin = cls.node_name is not None
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         namespace = {"_forward_cls": cls, "_builtin": builtin, "__qualname__": name,
-                     "__module__": "builtins" if builtin else cls.__module__}
+                     "__module__": "builtins" if builtin else cls.__module__,
+                     **saved_names.node_properties(cls)}
         if builtin:  # PyTorch's C++ nodes can be called: y.grad_fn(grad)
             namespace["__call__"] = backward_result.call_node
         cls._backward_cls = type(name, (BackwardNode,), namespace)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dis
 import functools
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -78,8 +79,9 @@ def not_attempted() -> Verdict:
 
 
 def not_quite(hint: str) -> Verdict:
-    """Print and return a ``not quite: <hint>`` verdict."""
-    return _emit(Verdict(NOT_QUITE, hint))
+    """Print and return a ``not quite: <hint>`` verdict, on one line (a hint that quotes a
+    2-D array or an error message with line breaks is joined)."""
+    return _emit(Verdict(NOT_QUITE, re.sub(r"\s*\n\s*", " ", hint.strip())))
 
 
 def _emit(verdict: Verdict) -> Verdict:

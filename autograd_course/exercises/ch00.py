@@ -77,6 +77,8 @@ def check_grad_fn_names(names: Any) -> None:
             continue
         if got == want[:-1] or got + "0" == want:
             raise Mismatch(msg("ch00.names.number", expr=expr, digit=want[-1], want=want))
+        if got.rstrip("0123456789") == want.rstrip("0123456789") and got != want:
+            raise Mismatch(msg("ch00.names.variant", expr=expr, got=got, want=want))
         if "Backward" not in got:
             raise Mismatch(msg("ch00.names.form", expr=expr))
         raise Mismatch(msg("ch00.names.last_op", expr=expr, got=got))

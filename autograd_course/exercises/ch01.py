@@ -20,6 +20,8 @@ from ._common import (
 from .messages import msg
 
 SLOPE_AT = 2.0
+# steps a learner typically takes: 1e-1 ... 1e-8, and 2 and 5 times those
+_TYPICAL_STEPS = [m * 10.0 ** -k for k in range(1, 9) for m in (1, 2, 5)]
 
 
 def slope_function(x: Any) -> Any:
@@ -32,11 +34,20 @@ def check_slope(slope: Any) -> None:
     """Exercise 1.1: a central-difference estimate of f'(2) for f(x) = x³ - 2x (exactly 10)."""
     require_attempt(slope)
     try:
-        value = float(to_numpy(slope).reshape(-1)[0]) if not isinstance(slope, float) else slope
-    except (TypeError, ValueError, IndexError) as e:
+        array = to_numpy(slope)
+    except (TypeError, ValueError) as e:
         raise Mismatch(msg("ch01.slope.not_a_number")) from e
+    if array.size != 1:
+        raise Mismatch(msg("ch01.slope.not_one_number", size=array.size))
+    value = float(array.reshape(-1)[0])
     exact = 3 * SLOPE_AT ** 2 - 2
+    if value == exact:  # a central difference is exact + h² (f is a cubic): never exactly 10
+        raise Mismatch(msg("ch01.slope.exact"))
     if abs(value - exact) <= 1e-3:
+        for h in _TYPICAL_STEPS:  # a one-sided difference with a usual step: exact ± 6h + h²
+            if min(abs(value - (exact + 6 * h + h * h)), abs(value - (exact - 6 * h + h * h))) \
+                    < 1e-3 * h:
+                raise Mismatch(msg("ch01.slope.one_sided"))
         return
     if abs(value - float(slope_function(SLOPE_AT))) < 1e-9:
         raise Mismatch(msg("ch01.slope.height", at=SLOPE_AT))
@@ -149,6 +160,18 @@ def _result(value: Any, op: Any, what: str) -> Any:
     return value
 
 
+def _uses_grad_for_data(value_cls: Any) -> bool:
+    """Does ``_backward`` multiply by the other factor's *grad* instead of its *data*? With
+    both grads starting at 0 that leaves them at 0; with non-zero starting grads it shows."""
+    a, b = value_cls(2.0), value_cls(-3.0)
+    out = a * b
+    a.grad, b.grad, out.grad = 0.5, 0.25, 2.5
+    out._backward()
+    first = 0.5 + 0.25 * 2.5  # a.grad += b.grad * out.grad
+    return _close(a.grad, first) and (_close(b.grad, 0.25 + 0.5 * 2.5) or
+                                      _close(b.grad, 0.25 + first * 2.5))
+
+
 @checker
 def check_value_mul(value_cls: Any) -> None:
     """Exercise 1.2: ``Value.__mul__``: out.data = a·b, and its ``_backward`` sends
@@ -165,6 +188,8 @@ def check_value_mul(value_cls: Any) -> None:
     out.grad = 2.5  # not 1, so that a forgotten factor out.grad shows
     out._backward()
     if _close(a.grad, 0.0) and _close(b.grad, 0.0):
+        if _uses_grad_for_data(value_cls):
+            raise Mismatch(msg("ch01.mul.grad_not_data"))
         raise Mismatch(msg("ch01.mul.still_zero"))
     if _close(a.grad, -3.0) and _close(b.grad, 2.0):
         raise Mismatch(msg("ch01.mul.no_out_grad"))

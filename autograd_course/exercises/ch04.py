@@ -3,6 +3,7 @@ two backward passes through one graph (``retain_graph``)."""
 
 from __future__ import annotations
 
+import dis
 from typing import Any, Callable
 
 import numpy as np
@@ -96,6 +97,17 @@ def _two_losses_reference(w: Any, x: Any) -> tuple:
     return g1, to_numpy(w.grad)
 
 
+def _matmuls(code: Any) -> int:
+    """How many matrix products a function's code writes (``@``, ``matmul``, ``mm``)."""
+    count = 0
+    for ins in dis.get_instructions(code):
+        if ins.opname == "BINARY_OP" and ins.argrepr in ("@", "@="):
+            count += 1
+        elif ins.opname.startswith("LOAD_") and ins.argval in ("matmul", "mm"):
+            count += 1
+    return count
+
+
 @checker
 def check_two_losses(two_losses: Callable[[Any, Any], Any]) -> None:
     """Exercise 4.3: ``two_losses(w, x)`` returns (dL1/dw, dL2/dw) for two losses built on one
@@ -105,6 +117,11 @@ def check_two_losses(two_losses: Callable[[Any, Any], Any]) -> None:
     (w,) = random_inputs((3, 2), seed=seed)
     (x,) = random_inputs((4, 3), seed=seed + 1, requires_grad=False)
     g1, g2 = _two_losses_reference(w_ref, x)
+    code = getattr(two_losses, "__code__", None)
+    if code is not None and "autograd" in code.co_names:
+        raise Mismatch(msg("ch04.two.autograd_grad"))
+    if code is not None and _matmuls(code) > 1:
+        raise Mismatch(msg("ch04.two.built_twice"))
     try:
         answer = call_learner(two_losses, w, x)
     except RuntimeError as e:

@@ -91,7 +91,7 @@ def check_snapshot(snapshot: Callable[[Any], Any]) -> None:
 
 @checker
 def check_freeze_all_but_last(freeze_all_but_last: Callable[[list], Any]) -> None:
-    """Exercise 5.3: only the last layer's parameters keep requires_grad=True."""
+    """Exercise 5.4: only the last layer's parameters keep requires_grad=True."""
     if freeze_all_but_last is None or freeze_all_but_last is Ellipsis:
         raise NotAttempted
     layers = [random_inputs((3, 4), (4,)), random_inputs((4, 4), (4,)),

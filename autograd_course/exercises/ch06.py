@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import Tensor
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -112,6 +113,9 @@ def check_softplus(function_cls: Any) -> None:
         raise NotAttempted
     xn = to_numpy(x)
     compare_tensors(out, np.log1p(np.exp(xn)), msg("ch06.softplus.forward_name"))
+    kept = [name for name, value in vars(out.grad_fn).items() if isinstance(value, Tensor)]
+    if kept and not out.grad_fn.saved_tensors:
+        raise Mismatch(msg("ch06.softplus.kept_on_ctx", name=kept[0]))
     try:
         (gx,) = learner_grads(function_cls, [x], grad_output)
     except (ValueError, IndexError) as err:

@@ -58,12 +58,22 @@ MESSAGES: dict[str, str] = {
     "ch00.first.b_wrong": "b_grad is {got:g}; only a * b depends on b",
     "ch00.names.not_a_list": "give a list of {n} names, one per expression",
     "ch00.names.count": "give {n} names, one per expression; got {got}",
+    "ch00.names.variant": "{expr}: the right operation, but PyTorch numbers its variants: "
+                         "{want} here, not {got} (PowBackward0 is a tensor to a number's "
+                         "power, PowBackward1 a tensor to a tensor's, PowBackward2 a number to "
+                         "a tensor's)",
     "ch00.names.number": "{expr}: the names end in a number, here {digit}: {want}",
     "ch00.names.form": "{expr}: a grad_fn name is the operation plus 'Backward' plus a number, "
                        "like 'AddBackward0'",
     "ch00.names.last_op": "{expr}: the grad_fn names the *last* operation that made the result "
                           "(you wrote {got!r})",
     # --- chapter 1 --------------------------------------------------------------------------------
+    "ch01.slope.not_one_number": "give one number, the slope at x = 2 (you gave {size} values)",
+    "ch01.slope.exact": "that is the exact derivative 3x² - 2 at 2; the exercise asks you to "
+                       "*measure* it: (f(2 + h) - f(2 - h)) / (2 * h) with a small h",
+    "ch01.slope.one_sided": "that looks like a one-sided difference (f(2 + h) - f(2)) / h: "
+                           "use the central one, (f(2 + h) - f(2 - h)) / (2 * h), whose "
+                           "error shrinks like h² instead of h",
     "ch01.slope.not_a_number": "your slope should be a number",
     "ch01.slope.height": "that is f({at:g}), the height of the curve; the slope is how fast f "
                          "changes: (f(2 + h) - f(2 - h)) / (2 * h) for a small h",
@@ -92,6 +102,9 @@ MESSAGES: dict[str, str] = {
     "ch01.leaves.grad_stays_none": "{name}.grad stays None after backward: {why}",
     "ch01.value.not_a_value": "{what} should give a Value (with .data and .grad), got {type}",
     "ch01.mul.forward": "(2) * (-3) gave data {data:g}: the forward is self.data * other.data",
+    "ch01.mul.grad_not_data": "the local derivative of a·b with respect to a is the other "
+                             "factor's *value*, other.data, not its gradient other.grad "
+                             "(and self.data for other)",
     "ch01.mul.children": "the result must remember both inputs: Value(..., (self, other))",
     "ch01.mul.still_zero": "after out._backward() both gradients are still 0: the _backward "
                            "must change self.grad and other.grad",
@@ -137,6 +150,8 @@ MESSAGES: dict[str, str] = {
     "ch02.mean.shape": "gradient must have Q's shape (3,), got {shape}: one number per element "
                        "of Q",
     "ch02.mean.name": "the {var}.grad your gradient produces",
+    "ch02.unbroadcast.builtin": "sum_to_size is the function this exercise asks you to write: "
+                               "sum over the broadcast axes yourself (sum(dim=..., keepdim=...))",
     "ch02.unbroadcast.case": "grad of shape {big} to shape {small}",
     "ch02.unbroadcast.shape": "{case}: the values are right but the shape is {shape}; keep the "
                               "size-1 dimensions (sum with keepdim=True, or reshape)",
@@ -179,11 +194,15 @@ MESSAGES: dict[str, str] = {
                          "doublings (one MulBackward0 each)",
     "ch03.loop.too_many": "too many nodes: the loop keeps doubling while y.sum() < 100; count "
                           "the doublings (one MulBackward0 each)",
+    "ch03.hook.in_place": "your hook changed grad in place; PyTorch's docs say a hook must not "
+                         "modify its argument: return a new tensor, grad.clamp(-1, 1)",
     "ch03.hook.unchanged": "the gradient came through unchanged: a hook must *return* the new "
                            "gradient (returning None keeps the old one)",
     "ch03.hook.one_way": "clip both ways: negative gradients below -1 become -1 "
                          "(grad.clamp(-1, 1))",
     "ch03.hook.wrong": "x.grad is {got}, expected {want}: return grad.clamp(-1, 1)",
+    "ch03.exp.overwrites": "exp's _backward overwrote x.grad (=) instead of adding to it "
+                          "(+=): a value used twice would lose a contribution",
     "ch03.exp.forward": "exp() at 0.5 gave {got:.6g}, expected {want:.6g}",
     "ch03.exp.backward": "exp's _backward: d/dx e^x = e^x, so x.grad += out.data * out.grad",
     "ch03.backward.returns": "backward() should fill the .grad fields and return nothing",
@@ -192,8 +211,10 @@ MESSAGES: dict[str, str] = {
                            "{want_x:.6g}, {want_y:.6g}: every _backward must run once, and only "
                            "after all the values that use its output have run theirs (reverse "
                            "topological order)",
-    "ch03.backward.recursion": "a 3000-step chain raised RecursionError: build the order with "
-                               "an explicit stack instead of recursion",
+    "ch03.backward.recursion": "a 3000-step chain raised RecursionError: build the order "
+                               "without recursion — a depth-first walk with an explicit stack "
+                               "that appends a value only after all its inputs (post-order), "
+                               "then reversed",
     "ch03.backward.deep": "on a 3000-step chain of `* 1.0` the first value got grad {got:g}, "
                           "expected 1",
     # --- chapter 4 --------------------------------------------------------------------------------
@@ -220,6 +241,11 @@ MESSAGES: dict[str, str] = {
     "ch04.batches.name": "your gradient for batch {k}",
     "ch04.two.retain": "the second backward found the shared part of the graph freed: pass "
                        "retain_graph=True to the first backward()",
+    "ch04.two.autograd_grad": "the exercise is about two backward() calls through one graph: "
+                             "use loss.backward(retain_graph=True) and read w.grad, not "
+                             "ag.autograd.grad",
+    "ch04.two.built_twice": "build h = x @ w once and let both losses share it: the point is "
+                           "two backward passes through the same graph (retain_graph=True)",
     "ch04.two.not_a_pair": "return a pair: (gradient of the first loss, gradient of the second)",
     "ch04.two.includes_first": "your second gradient includes the first: backward() adds into "
                                "w.grad, so reset it (w.grad = None) between the two",
@@ -289,6 +315,9 @@ MESSAGES: dict[str, str] = {
                                   "through unchanged, as if the forward were the identity; what "
                                   "does multiplying by the constant do to the derivative?",
     "ch06.mul_constant.name": "your gradient for the tensor",
+    "ch06.softplus.kept_on_ctx": "forward kept a tensor as ctx.{name}: save tensors with "
+                                "ctx.save_for_backward(...) and read ctx.saved_tensors, "
+                                "so that an in-place change before backward is caught",
     "ch06.softplus.forward_name": "the output of forward",
     "ch06.softplus.saved_nothing": "forward saved nothing, so backward has nothing to read: "
                                    "call ctx.save_for_backward(...) in forward with what "

@@ -56,12 +56,20 @@ MESSAGES: dict[str, str] = {
     "ch00.first.b_wrong": "b_grad 是 {got:g}；只有 a * b 这一项依赖 b",
     "ch00.names.not_a_list": "请给出一个含 {n} 个名字的列表，每个表达式一个",
     "ch00.names.count": "需要 {n} 个名字，每个表达式一个；你给了 {got} 个",
+    "ch00.names.variant": "{expr}：运算对了，但 PyTorch 给同一运算的不同形式编了号："
+                          "这里是 {want}，不是 {got}（PowBackward0 是张量的数字次幂，"
+                          "PowBackward1 是张量的张量次幂，PowBackward2 是数字的张量次幂）",
     "ch00.names.number": "{expr}：名字末尾有一个数字，这里是 {digit}：{want}",
     "ch00.names.form": "{expr}：grad_fn 的名字由运算名加 'Backward' 再加一个数字组成，例如 "
                        "'AddBackward0'",
     "ch00.names.last_op": "{expr}：grad_fn 记录的是产生结果的“最后一个”运算（你写的是 "
                           "{got!r}）",
     # --- 第 1 章 --------------------
+    "ch01.slope.not_one_number": "请给出一个数，即 x = 2 处的斜率（你给了 {size} 个值）",
+    "ch01.slope.exact": "这是精确的导数 3x² - 2 在 2 处的值；练习要求你去“测量”它："
+                       "(f(2 + h) - f(2 - h)) / (2 * h)，h 取一个小数",
+    "ch01.slope.one_sided": "这看起来是单侧差分 (f(2 + h) - f(2)) / h：请用中心差分 "
+                           "(f(2 + h) - f(2 - h)) / (2 * h)，它的误差像 h² 而不是 h 那样缩小",
     "ch01.slope.not_a_number": "斜率应该是一个数",
     "ch01.slope.height": "这是 f({at:g})，即曲线的高度；斜率是 f 变化的快慢："
                          "(f(2 + h) - f(2 - h)) / (2 * h)，h 取一个很小的数",
@@ -89,6 +97,8 @@ MESSAGES: dict[str, str] = {
                               "{type}",
     "ch01.mul.forward": "(2) * (-3) 得到的 data 是 {data:g}：正向计算应为 self.data * "
                         "other.data",
+    "ch01.mul.grad_not_data": "a·b 对 a 的局部导数是另一个因子的“值” other.data，而不是它的梯度 "
+                             "other.grad（对 other 则是 self.data）",
     "ch01.mul.children": "结果必须记住两个输入：Value(..., (self, other))",
     "ch01.mul.still_zero": "调用 out._backward() 之后两个梯度仍是 0：_backward 必须修改 "
                            "self.grad 和 other.grad",
@@ -131,6 +141,8 @@ MESSAGES: dict[str, str] = {
     "ch02.mean.shape": "gradient 的形状必须与 Q 相同，即 (3,)，你给的是 {shape}：Q 的每个元素"
                        "对应一个数",
     "ch02.mean.name": "你的 gradient 算出的 {var}.grad",
+    "ch02.unbroadcast.builtin": "sum_to_size 正是这道练习要你自己写的函数："
+                                "请自己在广播出来的轴上求和（sum(dim=..., keepdim=...)）",
     "ch02.unbroadcast.case": "把形状为 {big} 的梯度还原到形状 {small}",
     "ch02.unbroadcast.shape": "{case}：数值对，但形状是 {shape}；要保留大小为 1 的维度（求和时"
                               "用 keepdim=True，或者 reshape）",
@@ -170,10 +182,14 @@ MESSAGES: dict[str, str] = {
                          "（每次一个 MulBackward0）",
     "ch03.loop.too_many": "节点数多了：只要 y.sum() < 100，循环就会继续翻倍；数一数翻倍了几次"
                           "（每次一个 MulBackward0）",
+    "ch03.hook.in_place": "你的钩子原地修改了 grad；PyTorch 文档规定钩子不得修改它的参数："
+                         "请返回一个新张量 grad.clamp(-1, 1)",
     "ch03.hook.unchanged": "梯度原样通过了：钩子（hook）必须“返回”新的梯度（返回 None 表示保留"
                            "原梯度）",
     "ch03.hook.one_way": "两个方向都要截断：小于 -1 的负梯度要变成 -1（grad.clamp(-1, 1)）",
     "ch03.hook.wrong": "x.grad 是 {got}，应为 {want}：返回 grad.clamp(-1, 1)",
+    "ch03.exp.overwrites": "exp 的 _backward 覆盖了 x.grad（=），而不是累加（+=）："
+                          "被用了两次的值会丢掉一份贡献",
     "ch03.exp.forward": "exp() 在 0.5 处得到 {got:.6g}，应为 {want:.6g}",
     "ch03.exp.backward": "exp 的 _backward：d/dx e^x = e^x，所以 x.grad += out.data * "
                          "out.grad",
@@ -182,8 +198,9 @@ MESSAGES: dict[str, str] = {
     "ch03.backward.order": "x.grad、y.grad = {x_grad:.6g}、{y_grad:.6g}，应为 {want_x:.6g}、"
                            "{want_y:.6g}：每个 _backward 必须恰好执行一次，并且要等所有用到它"
                            "输出的值都执行完自己的 _backward 之后再执行（逆拓扑序）",
-    "ch03.backward.recursion": "3000 步的长链抛出了 RecursionError：请用显式的栈而不是递归来"
-                               "构造执行顺序",
+    "ch03.backward.recursion": "3000 步的长链抛出了 RecursionError：不用递归来构造执行顺序——"
+                               "用显式的栈做深度优先遍历，一个值的所有输入都处理完之后才把它加入列表"
+                               "（后序），最后把列表反过来",
     "ch03.backward.deep": "在 3000 步 `* 1.0` 的长链上，第一个值得到的梯度是 {got:g}，应为 1",
     # --- 第 4 章 --------------------
     "ch04.your_gradient": "你的梯度",
@@ -205,6 +222,11 @@ MESSAGES: dict[str, str] = {
     "ch04.batches.name": "你在第 {k} 个批次上的梯度",
     "ch04.two.retain": "第二次反向传播发现计算图的共享部分已被释放：第一次调用 backward() 时"
                        "请传入 retain_graph=True",
+    "ch04.two.autograd_grad": "这道练习讲的是在同一个计算图上调用两次 backward()：请用 "
+                              "loss.backward(retain_graph=True) 并读取 w.grad，"
+                              "而不是 ag.autograd.grad",
+    "ch04.two.built_twice": "h = x @ w 只构建一次，让两个损失共用它：要点是在同一个计算图上"
+                           "反向传播两次（retain_graph=True）",
     "ch04.two.not_a_pair": "请返回一对值：（第一个损失的梯度，第二个损失的梯度）",
     "ch04.two.includes_first": "你的第二个梯度包含了第一个：backward() 会累加到 w.grad 上，"
                                "所以两次之间要清空它（w.grad = None）",
@@ -263,6 +285,9 @@ MESSAGES: dict[str, str] = {
     "ch06.mul_constant.identity": "这还是笔记里的 backward：它把 grad_output 原样传回，仿佛"
                                   "正向计算是恒等映射；乘以一个常数会让导数变成什么？",
     "ch06.mul_constant.name": "你对这个张量的梯度",
+    "ch06.softplus.kept_on_ctx": "forward 把张量存成了 ctx.{name}：请用 "
+                                 "ctx.save_for_backward(...) 保存张量、用 ctx.saved_tensors "
+                                 "读取，这样 backward 之前的原地修改才会被发现",
     "ch06.softplus.forward_name": "forward 的输出",
     "ch06.softplus.saved_nothing": "forward 什么都没保存，backward 就没有东西可读：在 forward "
                                    "里用 ctx.save_for_backward(...) 保存 backward 需要的东西",

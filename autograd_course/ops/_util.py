@@ -361,3 +361,15 @@ def zero_grad_in_place(grad: Tensor) -> None:
     else:
         grad.requires_grad_(False)
     grad.zero_()
+
+
+def int_power(xp, a, b):
+    """a ** b for integer arrays, negative exponents included, as PyTorch computes it:
+    the result truncates towards 0, so only 1 and -1 keep a non-zero value (NumPy refuses)."""
+    negative = b < 0
+    if not negative.any():
+        return np.power(a, b)
+    out = np.power(a, xp.where(negative, 0, b))
+    odd = (b % 2) != 0
+    special = xp.where(a == 1, 1, xp.where(a == -1, xp.where(odd, -1, 1), 0)).astype(out.dtype)
+    return xp.where(negative, special, out)

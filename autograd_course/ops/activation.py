@@ -29,6 +29,7 @@ class LeakyRelu(Function):
     """y = x for x > 0, slope·x otherwise;  dx = dy · (1 or slope)."""
 
     node_name = "LeakyReluBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x, slope):
@@ -48,6 +49,7 @@ class LeakyReluBackward(Function):
     d/d(dy) = gg · (1 or slope) (this same op) and d/dx = 0."""
 
     node_name = "LeakyReluBackwardBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, grad, x, slope):
@@ -69,6 +71,7 @@ class LeakyReluInplace(Function):
     (it has x's sign when slope > 0);  dx = dy · (1 if y > 0 else slope), as tensor ops."""
 
     node_name = "LeakyReluBackward1"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x, slope):
@@ -95,6 +98,7 @@ class Elu(Function):
     """y = x for x > 0, α(eˣ - 1) otherwise;  dx = dy · (1 or αeˣ)."""
 
     node_name = "EluBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x, alpha):
@@ -115,6 +119,7 @@ class EluBackward(Function):
     d/dx = gg · dy · (0 or αeˣ)."""
 
     node_name = "EluBackwardBackward0"
+    saved_names = ("grad_output", "self_or_result")
 
     @staticmethod
     def forward(ctx, grad, x, alpha):
@@ -137,6 +142,7 @@ class EluInplace(Function):
     f'(x) = αeˣ = y + α, so dx = dy · (1 if y > 0 else y + α), as tensor ops."""
 
     node_name = "EluBackward1"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x, alpha):
@@ -180,6 +186,7 @@ class Gelu(Function):
     ``approximate='tanh'``);  dx = dy · (Φ(x) + x φ(x))."""
 
     node_name = "GeluBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x, approximate):
@@ -203,6 +210,7 @@ class GeluBackward(Function):
     """dx = dy · f'(x);  its backward: d/d(dy) = gg · f'(x),  d/dx = gg · dy · f''(x)."""
 
     node_name = "GeluBackwardBackward0"
+    saved_names = ("grad_output", "self")
 
     @staticmethod
     def forward(ctx, grad, x, approximate):
@@ -228,6 +236,7 @@ class Silu(Function):
     is ``MulBackward0``)."""
 
     node_name = "SiluBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):

@@ -17,6 +17,7 @@ from ._util import (
     binary_operands,
     broadcast_error,
     check_fits,
+    int_power,
     is_tensor,
     not_implemented,
     number_array,
@@ -114,6 +115,7 @@ class Mul(Function):
     """out = a * b;  d/da = b, d/db = a."""
 
     node_name = "MulBackward0"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -133,6 +135,7 @@ class Div(Function):
     """out = a / b;  d/da = 1/b, d/db = -a/b²."""
 
     node_name = "DivBackward0"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -151,6 +154,7 @@ class Reciprocal(Function):
     """out = 1/x;  d/dx = -1/x² = -out²."""
 
     node_name = "ReciprocalBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -182,6 +186,7 @@ class PowScalar(Function):
     """out = x ** p for a number p;  d/dx = p · x^(p-1)  (0 when p = 0)."""
 
     node_name = "PowBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x, exponent):
@@ -216,12 +221,13 @@ class Pow(Function):
     """
 
     node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx, a, b):
         if a._data.dtype.kind in "iu":
             xp = a._xp
-            out = a._new(_elementwise(lambda p, q: _int_power(xp, p, q), a, b))
+            out = a._new(_elementwise(lambda p, q: int_power(xp, p, q), a, b))
         else:
             out = a._new(_elementwise(np.power, a, b))
         ctx.save_for_backward(a, b, out if ctx.needs_input_grad[1] else None)
@@ -240,36 +246,25 @@ class Pow(Function):
         return grad_a, grad_b
 
 
-def _int_power(xp, a, b):
-    """a ** b for integer arrays, negative exponents included, as PyTorch computes it:
-    the result truncates towards 0, so only 1 and -1 keep a non-zero value (NumPy refuses)."""
-    negative = b < 0
-    if not negative.any():
-        return np.power(a, b)
-    out = np.power(a, xp.where(negative, 0, b))
-    odd = (b % 2) != 0
-    special = xp.where(a == 1, 1, xp.where(a == -1, xp.where(odd, -1, 1), 0)).astype(out.dtype)
-    return xp.where(negative, special, out)
-
-
 class RPowScalar(Function):
     """out = c ** x for a number c;  d/dx = c^x · ln c  (0 where c = 0 and x ≥ 0, as in
     PyTorch: the formula would give 0 · -inf = NaN, but 0^x is flat there)."""
 
     node_name = "PowBackward2"
+    saved_names = ("exponent", "result")
 
     @staticmethod
     def forward(ctx, x, base):
         dtype = x._data.dtype
         c = number_array(x._xp, base, dtype)  # an int out of the dtype's range wraps around
         if dtype.kind in "iu":  # negative integer exponents truncate, as PyTorch's do
-            out = x._new(_int_power(x._xp, c, x._data))
+            out = x._new(int_power(x._xp, c, x._data))
         else:
             out = x._new(c ** x._data)
         ctx.base = base
         ctx.log_base = float(np.log(base)) if base > 0 else (
             float("-inf") if base == 0 else float("nan"))
-        ctx.save_for_backward(x if base == 0 else None, out)
+        ctx.save_for_backward(x, out)  # x is needed only when base == 0; kept, as PyTorch does
         return out
 
     @staticmethod

@@ -24,6 +24,7 @@ class NativeBatchNorm(Function):
     """
 
     node_name = "NativeBatchNormBackward0"
+    saved_names = ("weight",)
 
     @staticmethod
     def forward(ctx, x, weight, bias, running_mean, running_var, training, momentum, eps):

@@ -172,6 +172,7 @@ class BinaryCrossEntropyWithLogits(Function):
     """
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target", "weight", "pos_weight")
 
     @staticmethod
     def forward(ctx, z, y, weight, pos_weight, reduction, out_dtype=None):
@@ -269,6 +270,7 @@ class BinaryCrossEntropy(Function):
     dx = w (x - y) / max(x (1-x), 1e-12),  dy = w (log(1-x) - log x)."""
 
     node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target", "weight")
 
     @staticmethod
     def forward(ctx, x, y, weight, reduction):
@@ -336,6 +338,7 @@ class Xlogy(Function):
     needs);  d/dx = log y (0 where x = 0),  d/dy = x / y."""
 
     node_name = "XlogyBackward0"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, x, y):

@@ -148,6 +148,7 @@ class Where(Function):
     """
 
     node_name = "WhereBackward0"
+    saved_names = ("condition",)
 
     @staticmethod
     def forward(ctx, held, a, b):

@@ -125,6 +125,7 @@ class Maximum(Function):
     """out = max(a, b) element-wise;  the gradient goes to the larger input (split on ties)."""
 
     node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
     _pick = staticmethod(np.maximum)
 
     @classmethod

@@ -96,6 +96,7 @@ class Convolution(Function):
     """out[n, o] = Σ_c W[o, c] ⋆ x[n, c] + b[o], computed as one matrix multiply (im2col)."""
 
     node_name = "ConvolutionBackward0"
+    saved_names = (None, "weight")
 
     @staticmethod
     def forward(ctx, x, weight, bias, stride, pads, dilation, groups):

@@ -50,6 +50,7 @@ class Mm(Function):
     """C = A B;  dA = dC Bᵀ, dB = Aᵀ dC."""
 
     node_name = "MmBackward0"
+    saved_names = ("self", "mat2")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -71,6 +72,7 @@ class Mv(Function):
     """y = A x;  dA = dy xᵀ (outer product), dx = Aᵀ dy."""
 
     node_name = "MvBackward0"
+    saved_names = ("self", "vec")
 
     @staticmethod
     def forward(ctx, a, x):
@@ -94,6 +96,7 @@ class Dot(Function):
     """s = x · y;  dx = ds y, dy = ds x."""
 
     node_name = "DotBackward0"
+    saved_names = ("self", "tensor")
 
     @staticmethod
     def forward(ctx, x, y):
@@ -122,6 +125,7 @@ class BatchedMatmul(Function):
     """
 
     node_name = "BmmBackward0"
+    saved_names = ("self", "mat2")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -144,6 +148,7 @@ class Addmm(Function):
     """out = bias + A B (what ``nn.Linear`` does on a batch);  dbias = Σ dout over rows."""
 
     node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
 
     @staticmethod
     def forward(ctx, bias, a, b):

@@ -124,6 +124,7 @@ class Amax(Function):
     the maximum (one winner gets all of it, two tied winners get half each)."""
 
     node_name = "AmaxBackward0"
+    saved_names = ("self", "result")
     _pick = "max"
 
     @classmethod

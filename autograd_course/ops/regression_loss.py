@@ -41,6 +41,7 @@ class MseLoss(Function):
     """ℓ = mean((x - y)²);  dx = 2 (x - y) / n,  dy = -dx."""
 
     node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
 
     @staticmethod
     def forward(ctx, x, y, reduction):

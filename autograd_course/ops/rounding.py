@@ -93,6 +93,7 @@ class Remainder(Function):
     d/da = 1, d/db = -floor(a / b)."""
 
     node_name = "RemainderBackward1"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):

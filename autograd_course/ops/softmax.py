@@ -44,6 +44,7 @@ class Softmax(Function):
     """y = e^x / Σ e^x along ``dim``;  dx = y · (dy - Σ dy·y)."""
 
     node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -63,6 +64,7 @@ class LogSoftmax(Function):
     """y = x - log Σ e^x along ``dim``;  dx = dy - softmax(x) · Σ dy."""
 
     node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -84,6 +86,7 @@ class LogSoftmaxBackward(Function):
     """
 
     node_name = "LogSoftmaxBackwardDataBackward0"
+    saved_names = ("grad_output", "output")
 
     @staticmethod
     def forward(ctx, grad, y, dim):

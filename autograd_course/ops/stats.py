@@ -53,6 +53,7 @@ class Var(Function):
     """var(x) = Σ (x - x̄)² / (n - c);  dvar/dx = 2 (x - x̄) / (n - c)."""
 
     node_name = "VarBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x, dims, correction, keepdim):
@@ -77,6 +78,7 @@ class Std(Function):
     """std(x) = √var(x);  dstd/dx = (x - x̄) / ((n - c) · std)  (0 where std = 0)."""
 
     node_name = "StdBackward0"
+    saved_names = ("self", "result")
 
     @staticmethod
     def forward(ctx, x, dims, correction, keepdim):
@@ -106,6 +108,7 @@ class Norm(Function):
     """
 
     node_name = "LinalgVectorNormBackward0"
+    saved_names = ("self", "result")
 
     @staticmethod
     def forward(ctx, x, p, dims, keepdim):

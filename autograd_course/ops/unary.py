@@ -28,6 +28,7 @@ class Exp(Function):
     """y = e^x;  dy/dx = e^x = y (so the output is what gets saved)."""
 
     node_name = "ExpBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -45,6 +46,7 @@ class Log(Function):
     """y = ln x;  dy/dx = 1/x."""
 
     node_name = "LogBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -61,6 +63,7 @@ class Sqrt(Function):
     """y = √x;  dy/dx = 1 / (2√x) = 1 / (2y)."""
 
     node_name = "SqrtBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -78,6 +81,7 @@ class Abs(Function):
     """y = |x|;  dy/dx = sign(x) (0 at x = 0, as PyTorch chooses)."""
 
     node_name = "AbsBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -114,6 +118,7 @@ class Sin(Function):
     """y = sin x;  dy/dx = cos x."""
 
     node_name = "SinBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -130,6 +135,7 @@ class Cos(Function):
     """y = cos x;  dy/dx = -sin x."""
 
     node_name = "CosBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -146,6 +152,7 @@ class Tanh(Function):
     """y = tanh x;  dy/dx = 1 - y²."""
 
     node_name = "TanhBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -165,6 +172,7 @@ class TanhBackward(Function):
     d/dgrad = 1 - y²,  d/dy = -2 · y · grad."""
 
     node_name = "TanhBackwardBackward0"
+    saved_names = ("grad_output", "output")
 
     @staticmethod
     def forward(ctx, grad, y):
@@ -184,6 +192,7 @@ class Sigmoid(Function):
     """y = 1 / (1 + e^-x);  dy/dx = y (1 - y)."""
 
     node_name = "SigmoidBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -210,6 +219,7 @@ class SigmoidBackward(Function):
     d/dgrad = y(1 - y),  d/dy = grad · (1 - 2y)."""
 
     node_name = "SigmoidBackwardBackward0"
+    saved_names = ("grad_output", "output")
 
     @staticmethod
     def forward(ctx, grad, y):
@@ -229,6 +239,7 @@ class Relu(Function):
     """y = max(x, 0);  dy/dx = 1 where x > 0, else 0."""
 
     node_name = "ReluBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -248,6 +259,7 @@ class ThresholdBackward(Function):
     PyTorch). Its own derivative: the same choice on the incoming gradient, zeros for y."""
 
     node_name = "ThresholdBackwardBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, grad, y):
@@ -266,6 +278,7 @@ class Clamp(Function):
     """y = min(max(x, lo), hi);  dy/dx = 1 inside [lo, hi], 0 where clamped."""
 
     node_name = "ClampBackward1"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x, lo, hi):

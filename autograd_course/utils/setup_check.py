@@ -19,6 +19,7 @@ PARTS = [
     ("numpy", "arrays on the CPU", "pip install numpy", False),
     ("graphviz", "Python side of the drawings", "pip install graphviz", False),
     ("matplotlib", "plots (chapters 1, 2 and 7)", "pip install matplotlib", False),
+    ("tqdm", "progress bars (chapter 7)", "pip install tqdm", False),
     ("ipywidgets", "backward-pass slider", "pip install ipywidgets", True),
 ]
 
