@@ -35,7 +35,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "twin_torch.py"
-CHAPTERS = sorted((ROOT / "notebooks").glob("0[0-9]_*.ipynb"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 sys.path.insert(0, str(ROOT / "tests"))
 from twin_torch import TAG, code_cells, is_package_only  # noqa: E402
 
