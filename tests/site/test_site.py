@@ -1,0 +1,156 @@
+"""The static site (build/site, `make site`) in headless Chromium, served on 127.0.0.1.
+
+Every chapter and solutions notebook of both editions is opened in JupyterLite, its Pyodide
+kernel started, and all its cells run: the test fails on any error or stderr output, on a cell
+left unrun, or on a request to any host but the site's own. The first drawing of each chapter
+that draws must be an SVG from the WASM Graphviz, shown as an image; the solutions notebooks'
+exercise checkers must give their verdicts. Seconds per notebook are printed at the end.
+
+Rule for chapters too slow for a browser: none today (chapter 7, the slowest, trains its
+networks in about the time stated in the README). A chapter listed in TOO_SLOW would be opened
+and checked up to its first code cell only, and named in the README; the list is empty and
+test_too_slow_list_matches_readme keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+ALL = sorted(str(p.relative_to(NOTEBOOKS)) for p in NOTEBOOKS.rglob("*.ipynb")
+             if p.name != "index.ipynb" and ".ipynb_checkpoints" not in p.parts)
+TOO_SLOW: dict[str, str] = {}  # notebook -> why (must also be in the README's list)
+KERNEL_READY_S = 300  # a cold Pyodide kernel: ~20 s on a free 2-core machine, 100 s on a busy one
+RUN_ALL_S = 900
+VERDICT = {"en": "correct", "zh": "正确"}
+
+# The open notebook, read from JupyterLab's own model (window.jupyterapp in JupyterLite).
+PANEL_JS = """
+(path) => {
+  const app = window.jupyterapp;
+  const panel = app && app.shell.currentWidget;
+  if (!panel || !panel.context || panel.context.path !== path) return null;
+  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+  return kernel ? {name: kernel.name, status: kernel.status} : {name: null, status: null};
+}
+"""
+RUN_ALL_JS = """
+() => {
+  window.__runAll = 'running';
+  window.jupyterapp.commands.execute('notebook:run-all-cells')
+    .then(ok => { window.__runAll = 'done'; }, err => { window.__runAll = 'error: ' + err; });
+}
+"""
+# Per code cell: execution count, and each output's type, stream name, MIME types and text.
+CELLS_JS = """
+() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const out = [];
+  for (const cell of panel.content.widgets) {
+    if (cell.model.type !== 'code') continue;
+    const outputs = [];
+    for (let i = 0; i < cell.model.outputs.length; i++) {
+      const o = cell.model.outputs.get(i).toJSON();
+      outputs.push({type: o.output_type, name: o.name || null,
+                    mimes: Object.keys(o.data || {}),
+                    text: [].concat(o.text || (o.data && o.data['text/plain']) || []).join(''),
+                    ename: o.ename || null, evalue: o.evalue || null});
+    }
+    const imgs = [...cell.node.querySelectorAll(
+        '.jp-OutputArea-output[data-mime-type="image/svg+xml"] img')].map(i => i.naturalWidth);
+    out.push({count: cell.model.executionCount, source: cell.model.sharedModel.getSource(),
+              outputs, svgImages: imgs});
+  }
+  return out;
+}
+"""
+
+
+def _lang(rel: str) -> str:
+    return "zh" if rel.startswith("zh/") else "en"
+
+
+def _committed(rel: str) -> dict:
+    return json.loads((NOTEBOOKS / rel).read_text(encoding="utf-8"))
+
+
+def _open(page, site_url: str, rel: str, deadline: float) -> dict:
+    page.goto(f"{site_url}lab/index.html?path={rel}")
+    while True:
+        state = page.evaluate(PANEL_JS, rel)
+        if state and state["status"] == "idle":
+            return state
+        if time.monotonic() > deadline:
+            pytest.fail(f"{rel}: no idle kernel within {KERNEL_READY_S} s (last: {state})")
+        time.sleep(0.5)
+
+
+def _run_all(page, rel: str, deadline: float) -> list[dict]:
+    page.evaluate(RUN_ALL_JS)
+    while True:
+        status = page.evaluate("() => window.__runAll")
+        if status != "running":
+            break
+        if time.monotonic() > deadline:
+            pytest.fail(f"{rel}: Run All did not finish within {RUN_ALL_S} s")
+        time.sleep(0.5)
+    assert status == "done", f"{rel}: Run All ended with {status}"
+    page.wait_for_function("() => { const k = window.jupyterapp.shell.currentWidget"
+                           ".sessionContext.session.kernel; return k.status === 'idle'; }")
+    return page.evaluate(CELLS_JS)
+
+
+def _problems(rel: str, cells: list[dict]) -> list[str]:
+    problems = []
+    for k, cell in enumerate(cells):
+        where = f"code cell {k + 1} ({cell['source'].splitlines()[0][:50] if cell['source'] else ''})"
+        if cell["count"] is None:
+            problems.append(f"{where}: not run")
+        for o in cell["outputs"]:
+            if o["type"] == "error":
+                problems.append(f"{where}: {o['ename']}: {o['evalue']}")
+            elif o["type"] == "stream" and o["name"] == "stderr":
+                problems.append(f"{where}: stderr: {o['text'][:300]}")
+    return problems
+
+
+@pytest.mark.parametrize("rel", ALL)
+def test_notebook_runs_in_the_site(page, site_url, timings, rel):
+    pg, hosts = page
+    start = time.monotonic()
+    state = _open(pg, site_url, rel, start + KERNEL_READY_S)
+    ready = time.monotonic() - start
+    assert state["name"] == "python", f"{rel}: kernel {state['name']!r}, not the Pyodide one"
+    cells = _run_all(pg, rel, time.monotonic() + RUN_ALL_S)
+    timings[rel] = (ready, time.monotonic() - start - ready)
+    print(f"\n{rel}: kernel ready {ready:.1f} s, run all {timings[rel][1]:.1f} s")
+
+    assert not _problems(rel, cells), f"{rel}:\n" + "\n".join(_problems(rel, cells))
+    committed = [c for c in _committed(rel)["cells"] if c["cell_type"] == "code"]
+    assert len(cells) == len(committed)
+    # Each cell that shows a drawing on the desktop (a PNG whose text is a GraphView's or a
+    # frame's repr) shows it here as an SVG image from the WASM Graphviz.
+    drawn = [k for k, c in enumerate(committed) for o in c.get("outputs", [])
+             if "image/png" in o.get("data", {})
+             and re.match(r"<(GraphView|BackwardFrame)\b",
+                          "".join(o["data"].get("text/plain", "")))]
+    for k in drawn:
+        svg = [o for o in cells[k]["outputs"] if "image/svg+xml" in o["mimes"]]
+        assert svg, f"{rel}: code cell {k + 1} drew no SVG: {cells[k]['outputs']}"
+        assert cells[k]["svgImages"] and min(cells[k]["svgImages"]) > 0, \
+            f"{rel}: code cell {k + 1}: the SVG is not shown as an image"
+    if "solutions/" in rel:
+        verdicts = sum(o["text"].count(VERDICT[_lang(rel)]) for c in cells
+                       for o in c["outputs"])
+        expected = sum("".join(o.get("text", "")).count(VERDICT[_lang(rel)])
+                       for c in committed for o in c.get("outputs", []))
+        assert verdicts == expected, f"{rel}: {verdicts} verdicts, the desktop gives {expected}"
+    foreign = {host: url for host, url in hosts.items()
+               if host != site_url.split("/")[2]}
+    assert not foreign, f"{rel}: requests to other hosts: {foreign}"
