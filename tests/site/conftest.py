@@ -4,8 +4,9 @@
   static host would) on 127.0.0.1, on a port the system picks (port 0).
 * `browser`: Debian's Chromium (scripts/ensure_browser.sh; never `playwright install`), driven
   by Playwright (pip-installed into the running interpreter when missing, as tests/browser does).
-* `page`: a fresh browser context per notebook that records the host of every request the page,
-  its workers and its service worker make (`hosts`), and aborts any to another host. It
+* `context`, `page`: one browser context for the session (a learner's browser), a new tab per
+  notebook; every request of the pages, their workers and the service worker is recorded
+  (`hosts`) and any to another host aborted. The context
   serves the site's jupyter-lite.json with ``exposeAppInBrowser`` added, so that the test can
   read the notebook from JupyterLab's own model (the published site does not expose it).
 * `timings`: seconds per notebook, printed as a table at the end.
@@ -96,9 +97,12 @@ def expose_app(config: dict) -> dict:
     return config
 
 
-@pytest.fixture
-def page(browser, site_url):
-    """(page, hosts): a page in a fresh context; `hosts` maps each host asked to a request."""
+@pytest.fixture(scope="session")
+def context(browser, site_url):
+    """One browser context for the session, as one learner's browser: its HTTP cache keeps
+    Pyodide's compiled WebAssembly between notebooks. ``hosts`` maps every host any page,
+    worker or service worker asked to one URL asked of it; a request to another host than the
+    site's is aborted (and listed)."""
     hosts: dict[str, str] = {}
     local = urllib.parse.urlsplit(site_url).netloc
 
@@ -118,14 +122,25 @@ def page(browser, site_url):
         else:
             route.abort("blockedbyclient")
 
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(60_000)
-    context.on("request", seen)  # also the service worker's and the workers' requests
-    context.route("**/*", guard)
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.set_default_timeout(60_000)
+    ctx.on("request", seen)  # also the service worker's and the workers' requests
+    ctx.route("**/*", guard)
+    ctx.hosts = hosts
     try:
-        yield context.new_page(), hosts
+        yield ctx
     finally:
-        context.close()
+        ctx.close()
+
+
+@pytest.fixture
+def page(context):
+    """(page, hosts): a new tab in the session's context; ``hosts`` as in ``context``."""
+    pg = context.new_page()
+    try:
+        yield pg, context.hosts
+    finally:
+        pg.close()
 
 
 @pytest.fixture(scope="session")

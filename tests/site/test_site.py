@@ -109,7 +109,8 @@ def _run_all(page, rel: str, deadline: float) -> list[dict]:
 def _problems(rel: str, cells: list[dict]) -> list[str]:
     problems = []
     for k, cell in enumerate(cells):
-        where = f"code cell {k + 1} ({cell['source'].splitlines()[0][:50] if cell['source'] else ''})"
+        first = cell["source"].splitlines()[0][:50] if cell["source"] else ""
+        where = f"code cell {k + 1} ({first})"
         if cell["count"] is None:
             problems.append(f"{where}: not run")
         for o in cell["outputs"]:
