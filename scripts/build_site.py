@@ -314,7 +314,10 @@ def _b64(data: bytes) -> str:
 
 
 def course_wheel(static: Path, lock: dict, work: Path, extras: list[str]) -> None:
-    """This package's wheel, built from a copy (``pip wheel`` in place writes ``build/``)."""
+    """This package's wheel, built from a copy (``pip wheel`` in place writes ``build/``).
+    In the site's lock it depends on what the chapters use besides its own requirements:
+    matplotlib (the kernel installs a package when a cell imports it by name, so without this
+    ``setup_check`` in chapter 0 would find no matplotlib), WASM Graphviz and the font."""
     copy = work / "src"
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
         ".git", ".venv*", "build", "dist", "notebooks", "tests", "benchmarks", "docs",
@@ -327,7 +330,7 @@ def course_wheel(static: Path, lock: dict, work: Path, extras: list[str]) -> Non
     version = wheel.name.split("-")[1]
     lock["packages"]["autograd-course"] = wheel_entry(
         "autograd-course", version, wheel.name, data, ["autograd_course"],
-        ["numpy", "graphviz", *extras])
+        ["numpy", "graphviz", "matplotlib", *extras])
     say(f"built {wheel.name} ({len(data) / 1e3:.0f} kB)")
 
 
