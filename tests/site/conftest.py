@@ -1,7 +1,7 @@
 """Fixtures for the static site's browser test (`make test-site`, after `make site`).
 
-* `site_url`: build/site served by a plain static file server (Python's http.server, as any
-  static host would) on 127.0.0.1, on a port the system picks (port 0).
+* `site_dir`, `site_url`: build/site, served by a plain static file server (Python's
+  http.server, as any static host would) on 127.0.0.1, on a port the system picks (port 0).
 * `browser`: Debian's Chromium (scripts/ensure_browser.sh; never `playwright install`), driven
   by Playwright (pip-installed into the running interpreter when missing, as tests/browser does).
 * `context`, `page`: one browser context for the session (a learner's browser), a new tab per
@@ -51,9 +51,15 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def site_url():
+def site_dir() -> Path:
+    """build/site (or $AUTOGRAD_COURSE_SITE), built by `make site`."""
     if not (SITE / "index.html").is_file() or not (SITE / "static" / "pyodide").is_dir():
         pytest.fail(f"no site at {SITE}: run `make site` first", pytrace=False)
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir):
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(_Handler, directory=str(SITE)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -166,6 +166,8 @@ def test_notebook_runs_in_the_site(page, site_url, timings, rel):
         assert svg, f"{rel}: code cell {k + 1} drew no SVG: {cells[k]['outputs']}"
         assert cells[k]["svgImages"] and min(cells[k]["svgImages"]) > 0, \
             f"{rel}: code cell {k + 1}: the SVG is not shown as an image"
+    if _lang(rel) == "zh":  # the site's Chinese font is found: no "no font" notice
+        assert not any("未安装中文字体" in o["text"] for c in cells for o in c["outputs"]), rel
     if rel.endswith("00_welcome.ipynb"):  # setup_check, as the browser's Python sees itself
         report = "".join(o["text"] for o in cells[0]["outputs"] if o["name"] == "stdout")
         for line in [r"ok +browser +Python 3\.12\.\d+ in the browser \(Pyodide 0\.27\.7\)",
@@ -185,3 +187,14 @@ def test_notebook_runs_in_the_site(page, site_url, timings, rel):
     foreign = {host: url for host, url in hosts.items()
                if host != site_url.split("/")[2]}
     assert not foreign, f"{rel}: requests to other hosts: {foreign}"
+
+
+def test_landing_page_links_every_notebook(site_dir):
+    """index.html (the site's first page) opens each notebook of both editions in JupyterLite,
+    and every linked notebook is in the site."""
+    page = (site_dir / "index.html").read_text(encoding="utf-8")
+    linked = set(re.findall(r'href="lab/index\.html\?path=([^"]+)"', page))
+    assert linked == set(ALL) | {"index.ipynb"}
+    for rel in linked:
+        assert (site_dir / "files" / rel).is_file(), rel
+    assert 'id="jupyter-config-data"' in page  # JupyterLite reads its settings from this page
