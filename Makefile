@@ -39,7 +39,7 @@ export JUPYTER_PLATFORM_DIRS   := 1
 
 .DEFAULT_GOAL := help
 .PHONY: help venv kernel system graphviz cjk-font lint test lab index notebooks html bench bench-deps \
-        test-browser print-stamp clean distclean
+        test-browser site test-site print-stamp clean distclean
 
 help:
 	@echo "make venv          create $(VENV) and install -e . + requirements-dev.txt (once)"
@@ -52,6 +52,8 @@ help:
 	@echo "make html          execute + export notebooks to build/html (zh/ to build/html/zh)"
 	@echo "make bench         run benchmarks/run.py"
 	@echo "make test-browser  every notebook in JupyterLab in headless Chromium (tests/browser)"
+	@echo "make site          build/site: the course as a static site that runs in the browser"
+	@echo "make test-site     every notebook of build/site in its browser kernel (tests/site)"
 	@echo "make clean         remove build outputs and caches (distclean: also $(VENV))"
 
 venv: $(STAMP) kernel
@@ -91,7 +93,7 @@ lint: venv
 
 test: system venv
 	$(PY) -m ruff check $(LINT_DIRS)
-	$(PY) -m pytest $(TEST_DIRS) --ignore=tests/browser \
+	$(PY) -m pytest $(TEST_DIRS) --ignore=tests/browser --ignore=tests/site \
 		--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		-p no:cacheprovider --durations=15
 
@@ -149,10 +151,34 @@ test-browser: venv graphviz
 	@bash scripts/ensure_cjk_font.sh
 	$(PY) -m pytest tests/browser -q -p no:cacheprovider
 
+# The static site (JupyterLite + Pyodide; README "The course in a browser tab"). Its build tools
+# live in their own venv, $(SITE_VENV), from scripts/site-requirements.txt (pinned; installed
+# only by this target, again only when that file changes); npm and PyPI downloads are cached in
+# build/site-cache/. A Chinese font is subset into the site for matplotlib (scripts/build_site.py).
+SITE_VENV  := .venv-site
+SITE_STAMP := $(SITE_VENV)/.installed-$(shell cat scripts/site-requirements.txt 2>/dev/null | \
+	{ sha256sum 2>/dev/null || shasum -a 256; } | cut -c1-16)
+
+$(SITE_STAMP):
+	@test -x $(SITE_VENV)/bin/python || $(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/python -m pip install -r scripts/site-requirements.txt
+	@rm -f $(SITE_VENV)/.installed-*
+	@touch $@
+
+site: $(SITE_STAMP) cjk-font
+	@command -v npm >/dev/null || { echo "make site needs npm (Node.js): apt-get install npm"; exit 1; }
+	$(SITE_VENV)/bin/python scripts/build_site.py
+
+# Serves build/site on 127.0.0.1 and runs every notebook of both editions in headless Chromium
+# (Debian's; never `playwright install`). Seconds per notebook are printed at the end.
+test-site: venv site
+	@bash scripts/ensure_browser.sh
+	$(PY) -m pytest tests/site -q -p no:cacheprovider
+
 clean:
 	rm -rf build dist .pytest_cache .hypothesis .ruff_cache *.egg-info
 	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) \
 		-type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(SITE_VENV)

@@ -10,7 +10,8 @@ matplotlib lists the fonts it knows in a cache file (``~/.cache/matplotlib``) wr
 time it runs, and never looks again. A font installed after that is invisible to it, so when
 the cache knows no CJK font we ask fontconfig (``fc-list``, which also serves Graphviz and the
 browser) for the font's file and register that file with matplotlib, in this process only: no
-learner ever deletes a cache by hand.
+learner ever deletes a cache by hand. In the static site (Python in the browser, no fontconfig)
+the font is the one the site ships, ``autograd_course_cjkfont`` (scripts/build_site.py).
 
 ``autograd_course.i18n`` calls it when the language is Chinese (at import, and from
 ``set_language("zh")``), so a notebook under ``notebooks/zh/`` needs no code for it.
@@ -22,6 +23,7 @@ their English words, and one notice says how to install a font (``NO_FONT_NOTICE
 from __future__ import annotations
 
 import functools
+import importlib
 import shutil
 import subprocess
 import warnings
@@ -86,6 +88,17 @@ def _fontconfig_cjk_files() -> dict[str, list[str]]:
     return files
 
 
+def _site_cjk_files() -> dict[str, list[str]]:
+    """{family: [font files]} of the Chinese font the static site ships for matplotlib (the
+    package ``autograd_course_cjkfont``: the browser's Python has no fontconfig and no system
+    fonts); empty where that package is not installed (everywhere but the site)."""
+    try:
+        shipped = importlib.import_module("autograd_course_cjkfont")
+    except ImportError:
+        return {}
+    return shipped.FILES
+
+
 def fontconfig_cjk_font() -> str | None:
     """A font family fontconfig (which Graphviz and browsers on Linux use) lists for Chinese,
     preferring Noto Sans CJK SC; None when there is none or no ``fc-list``."""
@@ -111,7 +124,7 @@ def matplotlib_cjk_font() -> str | None:
     name = _best(f.name for f in font_manager.fontManager.ttflist)
     if name is not None:
         return name
-    families = _fontconfig_cjk_files()
+    families = _fontconfig_cjk_files() or _site_cjk_files()
     chosen = _best(families) or (sorted(families)[0] if families else None)
     if chosen is None:
         return None

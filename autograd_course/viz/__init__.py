@@ -18,6 +18,7 @@ shows (and what happens when Graphviz's ``dot`` program is missing).
 
 from __future__ import annotations
 
+from . import wasm
 from .display import INSTALL_HINT, GraphView
 from .dot import to_graph_view
 from .graph import build_model
@@ -30,6 +31,10 @@ from .steps import (
 )
 from .text import graph_text, model_text
 from .words import drawing_language
+
+# In the browser (the static site) start loading the WASM Graphviz now, so that it is ready
+# when the cell that imported the package ends; elsewhere this does nothing.
+wasm.start()
 
 
 def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = True,

@@ -14,6 +14,10 @@ Three constraints decide the output of ``GraphView._repr_mimebundle_``:
 * **No ``dot`` program.** Showing the graph, ``render`` and ``pipe`` print the text tree plus
   one line saying how to install Graphviz, instead of a traceback (DeZero silently showed
   nothing, which is worse).
+* **In the browser** (the static site, Python in Pyodide: ``sys.platform == "emscripten"``) no
+  program can be run. The same DOT source is laid out by the WASM build of Graphviz
+  (``wasm.py``) and shown as SVG (JupyterLab shows SVG from a cell run in this session);
+  ``pipe`` and ``render`` use it too. PNG needs a rasteriser the browser's Python has not got.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import zlib
 
 import graphviz
 
+from . import wasm
 from .words import WORDS, words
 
 INSTALL_HINT = WORDS["en"]["install_hint"]  # each language's is in words.py
@@ -47,6 +52,17 @@ def strip_png_metadata(png: bytes) -> bytes:
             out.append(chunk)
         pos += 12 + length
     return b"".join(out)
+
+
+def layout_plain(graph: graphviz.Digraph) -> str | None:
+    """``dot -Tplain`` of ``graph`` (sizes and positions; the WASM Graphviz in the browser), or
+    None when there is no Graphviz to ask."""
+    if wasm.IN_BROWSER:
+        return wasm.render(graph.source, "plain")
+    try:
+        return graph.pipe(format="plain", encoding="utf-8")
+    except graphviz.ExecutableNotFound:
+        return None
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -80,44 +96,82 @@ class GraphView(graphviz.Digraph):
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {self.n_nodes} nodes, {self.n_edges} edges>"
 
+    def hint(self) -> str:
+        """The line saying why there is no picture: how to install Graphviz (in the browser:
+        the WASM Graphviz is still loading, run the cell again)."""
+        return words(self.lang)["wasm_hint" if wasm.IN_BROWSER else "install_hint"]
+
     def fallback_text(self) -> str:
-        """What is shown instead of the picture when ``dot`` is missing."""
-        hint = words(self.lang)["install_hint"]
+        """What is shown instead of the picture when there is no Graphviz to draw it."""
+        hint = self.hint()
         return f"{self.text}\n{hint}" if self.text else hint
 
     def png(self) -> bytes | None:
-        """The picture as PNG bytes (metadata stripped), or None when ``dot`` is missing."""
+        """The picture as PNG bytes (metadata stripped), or None when ``dot`` is missing (and
+        always in the browser, which has no ``dot`` to run: see ``picture``)."""
+        if wasm.IN_BROWSER:
+            return None
         try:
             data = super().pipe(format="png")
         except graphviz.ExecutableNotFound:
             return None
         return strip_png_metadata(data)
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **_) -> dict:
+    def picture(self) -> dict | None:
+        """The picture as a MIME bundle part: ``{"image/png": ...}`` from ``dot``, or in the
+        browser ``{"image/svg+xml": ...}`` from the WASM Graphviz; None when neither draws."""
+        if wasm.IN_BROWSER:
+            svg = wasm.render(self.source, "svg")
+            return None if svg is None else {"image/svg+xml": svg}
         png = self.png()
-        if png is None:
+        return None if png is None else {"image/png": png}
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **_) -> dict:
+        picture = self.picture()
+        if picture is None:
             bundle = {"text/plain": self.fallback_text()}
         else:
-            bundle = {"image/png": png, "text/plain": repr(self)}
+            bundle = {**picture, "text/plain": repr(self)}
         if include:
             bundle = {k: v for k, v in bundle.items() if k in include}
         if exclude:
             bundle = {k: v for k, v in bundle.items() if k not in exclude}
         return bundle
 
-    def pipe(self, *args, **kwargs):
-        """``graphviz``'s ``pipe``; without ``dot`` it prints the text tree and returns None."""
+    def pipe(self, format: str | None = None, *args, encoding: str | None = None, **kwargs):
+        """``graphviz``'s ``pipe``; without ``dot`` it prints the text tree and returns None.
+        In the browser the WASM Graphviz makes the text formats (``svg``, ``plain``, ``dot``,
+        ``json``...); ``renderer``/``formatter`` options do not apply there."""
+        if wasm.IN_BROWSER:
+            out = wasm.render(self.source, format or self.format)
+            if out is None:
+                print(self.fallback_text())
+                return None
+            return out if encoding else out.encode()
         try:
-            return super().pipe(*args, **kwargs)
+            return super().pipe(format, *args, encoding=encoding, **kwargs)
         except graphviz.ExecutableNotFound:
             print(self.fallback_text())
             return None
 
     def render(self, *args, **kwargs):
-        """``graphviz``'s ``render``; without ``dot`` it prints the text tree and returns None."""
+        """``graphviz``'s ``render``; without ``dot`` it prints the text tree and returns None.
+        In the browser it writes the DOT source and ``<source>.<format>`` from ``pipe``
+        (arguments: ``filename``, ``directory``, ``format``)."""
+        if wasm.IN_BROWSER:
+            return self._render_in_browser(*args, **kwargs)
         try:
             return super().render(*args, **kwargs)
         except graphviz.ExecutableNotFound:
             print(self.fallback_text())
             return None
 
+    def _render_in_browser(self, filename=None, directory=None, *, format=None, **_):
+        out = self.pipe(format=format, encoding="utf-8")
+        if out is None:
+            return None
+        source_path = self.save(filename, directory=directory)
+        path = f"{source_path}.{format or self.format}"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(out)
+        return path

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import graphviz
 
-from .display import GraphView
+from .display import GraphView, layout_plain
 from .graph import (
     FROZEN,
     FUNCTION,
@@ -238,15 +238,14 @@ def _heading(title: str | None, frame: FrameState | None) -> str:
 
 
 def caption_width(captions: list[str], lang: str = "en") -> int:
-    """Points needed by the widest caption, measured by Graphviz (one ``dot`` run) in the
-    font of ``lang``; 0 when the ``dot`` program is missing."""
+    """Points needed by the widest caption, measured by Graphviz (one ``dot`` run, or the
+    WASM Graphviz in the browser) in the font of ``lang``; 0 without Graphviz."""
     probe = graphviz.Digraph(node_attr={"fontname": FONTS[lang], "shape": "plaintext",
                                         "margin": "0"})
     for k, text in enumerate(captions):
         probe.node(f"c{k}", "<" + _font(text, 11) + ">")
-    try:
-        plain = probe.pipe(format="plain", encoding="utf-8")
-    except graphviz.ExecutableNotFound:
+    plain = layout_plain(probe)
+    if plain is None:
         return 0
     widths = [float(line.split()[4]) for line in plain.splitlines() if line.startswith("node ")]
     return math.ceil(max(widths, default=0) * 72) + 6  # inches -> points, and a little air

@@ -70,10 +70,10 @@ class BackwardFrame:
 
     def _repr_mimebundle_(self, include=None, exclude=None, **_) -> dict:
         png = self.png()
-        if png is None:
-            hint = words(self._steps.model.lang)["install_hint"]
-            return {"text/plain": f"{self.caption}\n{hint}"}
-        return {"image/png": png, "text/plain": repr(self)}
+        picture = self.graph.picture() if png is None else {"image/png": png}  # browser: SVG
+        if picture is None:
+            return {"text/plain": f"{self.caption}\n{self.graph.hint()}"}
+        return {**picture, "text/plain": repr(self)}
 
 
 class _Steps:

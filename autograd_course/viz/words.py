@@ -62,6 +62,11 @@ WORDS: dict[str, dict[str, str]] = {
             "it with `apt-get install graphviz`, `brew install graphviz` or `conda install -c "
             "conda-forge graphviz`.)"
         ),
+        # in the browser (the static site): the WASM Graphviz is not ready
+        "wasm_hint": (
+            "(The browser's Graphviz is still loading, so the graph is shown as text: run "
+            "this cell again.)"
+        ),
     },
     "zh": {
         "legend": "图例",
@@ -98,6 +103,9 @@ WORDS: dict[str, dict[str, str]] = {
             "（没有找到 Graphviz 的 `dot` 程序，所以计算图以文本显示。安装方法："
             "`apt-get install graphviz`、`brew install graphviz` 或 `conda install -c "
             "conda-forge graphviz`。）"
+        ),
+        "wasm_hint": (
+            "（浏览器中的 Graphviz 还在加载，所以计算图暂以文本显示：请再运行一次这个单元格。）"
         ),
     },
 }
