@@ -1,0 +1,170 @@
+"""第 5–10 章检查器的中文消息（``messages_zh`` 收录其余部分并合并这些）：
+键 -> :meth:`str.format` 模板。"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # --- 第 5 章 --------------------
+    "ch05.none.why_a": "a 只在 ag.no_grad() 里用过，所以 e = a * 2 没有被记录，没有任何边能"
+                       "回到 a",
+    "ch05.none.why_b": "b 需要梯度，并且通过 e * b 连到 f，所以反向传播会填充 b.grad",
+    "ch05.none.why_c": "c 只通过 c.detach() 连到 f，而 detach() 把它从计算图中切断了",
+    "ch05.none.why_d": "d 从来不需要梯度，所以 autograd 永远不会给它 .grad",
+    "ch05.none.not_a_set": '请给出一个名字的集合，例如 {{"a", "d"}}',
+    "ch05.none.unknown": "{unknown} 不在 'a'、'b'、'c'、'd' 这几个名字之中",
+    "ch05.none.not_none": "{name}.grad 不是 None：{why}",
+    "ch05.none.none_too": "{name}.grad 也是 None：{why}",
+    "ch05.snapshot.not_a_tensor": "snapshot 应该返回一个张量，得到的却是 {type}",
+    "ch05.snapshot.name": "你的快照",
+    "ch05.snapshot.requires_grad": "你的快照仍然需要梯度（它还在计算图中）：用 detach() 把它"
+                                   "分离出来",
+    "ch05.snapshot.shares": "你的快照与 t 共享内存（detach() 不会复制数据）：再加上 .clone()",
+    "ch05.snapshot.changed": "t 被原地修改后你的快照也变了：它必须拥有自己的内存（用 "
+                             ".clone()）",
+    "ch05.freeze.replaced": "请用 requires_grad_(False) 原地冻结这些参数；不要用新的张量替换"
+                            "它们",
+    "ch05.freeze.last": "最后一层必须保持可训练：它的参数应当仍然需要梯度",
+    "ch05.freeze.some_params": "它的部分参数",
+    "ch05.freeze.all_params": "它的参数",
+    "ch05.freeze.not_frozen": "第 {i} 层没有被冻结：{what}仍然需要梯度（对它的每个参数都调用 "
+                              "requires_grad_(False)）",
+    "ch05.st.not_a_tensor": "clamp_st 应该返回一个张量，得到的却是 {type}",
+    "ch05.st.unclamped": "数值就是 x 本身：正向计算仍然要截断到 [0, 1]",
+    "ch05.st.values_name": "你的结果的数值",
+    "ch05.st.no_requires_grad": "你的结果不需要梯度，所以没有梯度能传到 x：只有 clamp 的修正量"
+                                "应该 detach，而不是整个结果",
+    "ch05.st.no_path": "没有梯度传到 x：要保留一条从 x 到结果、没有被 detach 的路径",
+    "ch05.st.detached_x": "你 detach 了 x，却把 clamp 的修正量留在计算图中；应该反过来：x "
+                          "负责传递梯度，修正量是常数",
+    "ch05.st.clamp_grad": "这是 clamp 本身的梯度，在 x 被截断的地方为 0；对 autograd 来说，"
+                          "clamp 的修正量（截断后的值减去 x）必须是常数",
+    "ch05.st.grad_name": "你的结果对 x 的梯度",
+    # --- 第 6 章 --------------------
+    "ch06.gradient_for": "你对 {name} 的梯度",
+    "ch06.local_alone": "你只返回了局部导数；链式法则还要把它乘以 grad_output",
+    "ch06.sigmoid.none": "backward 对 x 返回了 None：应返回 grad_output 乘以 dσ/dx",
+    "ch06.sigmoid.times_y": "你返回的是 grad_output * y；σ 的导数是 σ(x)·(1 − σ(x)) = "
+                            "y * (1 - y)",
+    "ch06.sigmoid.alone": "你只返回了 dσ/dx；链式法则还要把它乘以 grad_output",
+    "ch06.div.none": "backward 对 {name} 返回了 None，但 {name} 需要梯度",
+    "ch06.mul_constant.count": "{name}.backward 必须按顺序为 forward 的每个输入各返回一个值"
+                               "（应返回 {expected} 个，实际返回了 {got} 个）",
+    "ch06.mul_constant.non_tensor": "{name}.backward 为一个不是张量的输入返回了梯度；那个位置"
+                                    "应返回 None",
+    "ch06.mul_constant.none": "backward 对这个张量返回了 None，但它需要梯度",
+    "ch06.mul_constant.identity": "这还是笔记里的 backward：它把 grad_output 原样传回，仿佛"
+                                  "正向计算是恒等映射；乘以一个常数会让导数变成什么？",
+    "ch06.mul_constant.name": "你对这个张量的梯度",
+    "ch06.softplus.kept_on_ctx": "forward 把张量存成了 ctx.{name}：请用 "
+                                 "ctx.save_for_backward(...) 保存张量、用 ctx.saved_tensors "
+                                 "读取，这样 backward 之前的原地修改才会被发现",
+    "ch06.softplus.forward_name": "forward 的输出",
+    "ch06.softplus.saved_nothing": "forward 什么都没保存，backward 就没有东西可读：在 forward "
+                                   "里用 ctx.save_for_backward(...) 保存 backward 需要的东西",
+    "ch06.softplus.inner_only": "e^x 只是内层 1 + e^x 的导数；外层的 log 也要贡献一个因子"
+                                "（运算内部的链式法则）",
+    "ch06.softplus.sign": "这是 σ(-x)，不是 log(1 + e^x) 的导数：检查一下指数的符号",
+    # --- 第 7 章 --------------------
+    "ch07.nesterov.in_place": "autograd 在记录计算图时不允许原地更新叶子节点：请把更新放在 "
+                              "`with ag.no_grad():` 里",
+    "ch07.nesterov.not_leaves": "你的参数不再是叶子节点了：请在 `with ag.no_grad():` 里原地"
+                                "更新它们（p -= ... 或 p.sub_(...)）",
+    "ch07.nesterov.plain": "这是普通的梯度下降：Nesterov 为每个参数保存一个动量缓冲区（放在 "
+                           "buffers[i] 里），每一步同时用到梯度和缓冲区",
+    "ch07.nesterov.classical": "这是经典动量法（步长为 lr * buf）；Nesterov 会向前看一步：它的"
+                               "一步是假如当前梯度再来一次，缓冲区将会变成的值",
+    "ch07.nesterov.ema": "这个缓冲区是滑动平均 momentum * buf + (1 - momentum) * grad；SGD 的"
+                         "动量加的是整个梯度：buf = momentum * buf + grad",
+    "ch07.nesterov.not_stored": "你的一步之后 buffers[i] 仍是 None：你没有保存动量缓冲区，所以"
+                                "每一步都从零开始。请把参数 i 的缓冲区存进 buffers[i]，供下次"
+                                "调用使用",
+    "ch07.nesterov.name": "第 {k} 个参数在 {steps} 步之后的值",
+    "ch07.train.no_step": "从未调用 optimizer.step()：backward() 只负责计算梯度；真正改变参数"
+                          "的是 step()，每个批次在 backward() 之后调用一次",
+    "ch07.train.accumulate": "梯度在批次之间不断累积：每次 backward() 之前调用 "
+                             "optimizer.zero_grad()",
+    "ch07.train.late": "你在 backward() 和 step() 之间清空了梯度，所以 step() 看不到任何梯度，"
+                       "参数始终不动",
+    "ch07.train.name": "训练后的 {name}",
+    # --- 第 8 章 --------------------
+    "ch08.pick.not_a_device": "请以字符串 'cuda' 或 'cpu' 返回设备，得到的却是 {got!r}",
+    "ch08.pick.always_cpu": "即使 ag.cuda.is_available() 表示有 GPU，你也返回 'cpu'：每次调用"
+                            "函数时都要问它一次",
+    "ch08.pick.always_cuda": "没有 GPU 时，'cuda' 在创建第一个张量时就会出错：当 "
+                             "ag.cuda.is_available() 为 False 时返回 'cpu'",
+    "ch08.pick.swapped": "两种情况弄反了：有 GPU 时返回 'cuda'，没有时返回 'cpu'",
+    "ch08.step.wrong_device": "模型在 GPU 上，而这批数据还在 CPU 上：先把 xb 和 yb 移到模型"
+                              "所在的设备",
+    "ch08.step.not_moved": "{name} 从未被移到模型所在的设备：在有 GPU 的机器上这一步会出错。"
+                           "请以模型参数所在的设备调用 .to(...)（张量已经在那里时不会有任何"
+                           "开销）",
+    "ch08.step.not_float": "请把损失作为 Python 数字返回（loss.item()），而不是 {type}：张量会"
+                           "让它的计算图（在 GPU 上还有显存）一直无法释放",
+    "ch08.step.no_step": "参数没有变化：在 backward() 之后调用 optimizer.step()",
+    "ch08.step.loss": "你返回的损失 {got:.6g} 不是这批数据在更新之前的均方误差 {want:.6g}",
+    "ch08.step.name": "你这一步之后的 {name}",
+    # --- 第 9 章 --------------------
+    "ch09.graph.diamond": "菱形图",
+    "ch09.graph.shared": "共享的叶子节点",
+    "ch09.topo.recursion": "{graph}：RecursionError；请用显式的栈或队列代替递归",
+    "ch09.topo.twice": "{graph}：你的顺序中有节点出现了不止一次",
+    "ch09.topo.missing": "{graph}：缺少 {missing} 个可达节点，多出 {extra} 个意外的项；"
+                         "请列出 grad_fn 节点，包括 AccumulateGrad",
+    "ch09.topo.before": "{graph}：{early} 排在了 {late} 之前，而后者要把梯度传给它；一个节点"
+                        "只能在所有给它传梯度的节点之后执行。提示：先数出每个节点的入边数"
+                        "（Kahn 算法）",
+    "ch09.exp.forward": "exp() 的值不对：x = {x0:.4g} 时得到 {got:.6g}，应为 {want:.6g}",
+    "ch09.exp.not_attached": "对 exp() 的结果调用 out._backward() 之后，x.grad 仍是 0：在 "
+                             "exp() 里定义 _backward，并在返回 out 之前用 "
+                             "`out._backward = _backward` 把它挂上（只定义不挂上的函数永远"
+                             "不会被执行）",
+    "ch09.exp.overwrites": "一个被用了两次的值，它的梯度必须累加：在 _backward 里用 "
+                           "`self.grad += ...`，而不是 `=`",
+    "ch09.exp.no_local": "你的 _backward 漏掉了局部导数：d/dx e^x = e^x，所以要把 out.grad "
+                         "乘以 out.data",
+    "ch09.exp.wrong": "对 out = x*exp(x) + exp(x)，x = {x0:.4g} 时 x.grad 是 {got:.6g}；应为 "
+                      "{want:.6g}",
+    # --- chapter 10 ---------------------------------------------------------------------------
+    "ch10.clamp.tuple": "pre-hook 必须返回一个元组，节点的每个输出对应一个梯度（或者返回 None "
+                        "保持原样），而不是张量或列表",
+    "ch10.clamp.no_grad": "backward 之后 x.grad 是 None：钩子应当返回截断后的梯度，"
+                          "而不是把它们丢掉",
+    "ch10.clamp.unchanged": "梯度原封不动地到达了 x：用 node.register_prehook 注册钩子，"
+                            "并返回截断后的元组",
+    "ch10.clamp.posthook": "你截断的是节点继续传给 x 的梯度（post-hook，register_hook）；"
+                           "应当截断到达节点的梯度（register_prehook）",
+    "ch10.clamp.name": "装上你的钩子之后的 x.grad",
+    "ch10.clamp.handle": "返回 register_prehook 给你的句柄，这样钩子才能被移除",
+    "ch10.clamp.removed": "handle.remove() 之后的 x.grad",
+    "ch10.bytes.none": "saved_bytes 返回了 None：请把总数作为 int 返回",
+    "ch10.bytes.type": "saved_bytes 应当返回一个 int（字节数），得到的是 {type}",
+    "ch10.bytes.zero": "你数出了 0 字节：在 saved_tensors_hooks(pack, unpack) 里运行 "
+                       "fn(*inputs)，并在 pack 里累加",
+    "ch10.bytes.count": "这是保存的张量的个数；要数的是它们的字节数："
+                        "t.numel() * t.element_size()",
+    "ch10.bytes.elements": "这是保存的元素个数；要把每个张量的 numel() 乘以它的 "
+                           "element_size()（float32 是 4，float64 是 8）",
+    "ch10.bytes.wrong": "你数出了 {got} 字节，正向传播保存的是 {want} 字节",
+    "ch10.ckpt.reentrant": "给 checkpoint 传入 use_reentrant=False（题目要的不是较老的 "
+                           "reentrant 版本）",
+    "ch10.ckpt.nothing": "正向传播保存的和不用检查点时一样多：把每一次调用块都包进 "
+                         "checkpoint(block, h, use_reentrant=False)",
+    "ch10.ckpt.output": "你的运行结果",
+    "ch10.ckpt.gradient": "用检查点运行之后的某个梯度",
+    "ch10.ckpt.calls": "这些块正向运行了 {forward} 次，总共运行了 {total} 次；应为 {blocks} "
+                       "次，然后是它的两倍（每块重新计算一次）",
+    "ch10.ckpt.some": "保留了 {saved} 字节的激活值，应为 {want} 字节：每一个块都要用检查点，"
+                      "而不是只用在其中几个上",
+    "ch10.nan.none": "nan_source 返回了 None：捕获异常检测模式抛出的 RuntimeError，"
+                     "从它的消息里取出节点的名字并返回",
+    "ch10.nan.type": "nan_source 应当以字符串形式返回节点的名字，得到的是 {type}",
+    "ch10.nan.message": "只返回名字 {want}，不要返回整条消息",
+    "ch10.nan.root": "{got} 是损失自己的节点；NaN 来自更下游的节点：在 detect_anomaly "
+                     "中运行 backward",
+    "ch10.nan.wrong": "你返回了 {got!r}；反向计算产生 NaN 的节点是 {want}",
+    "ch10.hvp.create_graph": "梯度没有可以再求导的计算图：第一次调用 autograd.grad 时传入 "
+                             "create_graph=True",
+    "ch10.hvp.pair": "只返回 H v，不要返回一对值（functional.hvp 返回的是 (f(x), H v)）",
+    "ch10.hvp.gradient": "这是 f 的梯度；还要对 (gradient * v).sum() 再求一次导",
+    "ch10.hvp.name": "你的 H v",
+}
