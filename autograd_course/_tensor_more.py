@@ -21,6 +21,9 @@ class TensorMoreOps:
     def split(self, split_size, dim=0):
         return split(self, split_size, dim)
 
+    def split_with_sizes(self, split_sizes, dim=0):
+        return split(self, list(split_sizes), dim)
+
     def chunk(self, chunks, dim=0):
         return chunk(self, chunks, dim)
 

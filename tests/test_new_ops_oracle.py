@@ -507,3 +507,19 @@ def test_double_backward_through_prod_with_zeros_like_pytorch():
 ])
 def test_method_spellings_like_pytorch(call):
     assert_like_torch(lambda m: call(m.tensor(M34)))
+
+
+def test_split_with_sizes_is_split_by_a_list(torch_oracle):
+    """``x.split_with_sizes(sizes, dim)``: the pieces of ``split`` with a list, one node
+    (SplitWithSizesBackward0) shared by the views, as in PyTorch; sizes must add up."""
+    data = np.arange(12.0).reshape(6, 2)
+    for lib in (ag, torch_oracle):
+        x = lib.tensor(data, requires_grad=True)
+        pieces = x.split_with_sizes([1, 2, 3])
+        assert [tuple(p.shape) for p in pieces] == [(1, 2), (2, 2), (3, 2)]
+        assert type(pieces[0].grad_fn).__name__ == "SplitWithSizesBackward0"
+        (pieces[0].sum() + 2 * pieces[2].sum()).backward()
+        np.testing.assert_array_equal(np.asarray(x.grad.tolist()),
+                                      [[1, 1], [0, 0], [0, 0], [2, 2], [2, 2], [2, 2]])
+        with pytest.raises(RuntimeError, match="split_with_sizes expects split_sizes to sum"):
+            x.split_with_sizes([1, 2])
