@@ -12,9 +12,10 @@ _WARNED: set[str] = set()
 _WARN_ALWAYS = [False]  # torch.set_warn_always(True): the once-only warnings come every time
 
 
-def set_warn_always(enabled: bool) -> None:
-    """PyTorch's ``torch.set_warn_always``: give the once-only warnings every time."""
-    _WARN_ALWAYS[0] = bool(enabled)
+def set_warn_always(b: bool) -> None:
+    """PyTorch's ``torch.set_warn_always(b)``: ``True`` gives the once-only warnings every
+    time."""
+    _WARN_ALWAYS[0] = bool(b)
 
 
 def is_warn_always_enabled() -> bool:
