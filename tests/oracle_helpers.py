@@ -92,3 +92,14 @@ def with_grad(fn, data, dtype="float64"):
         return [out, x.grad]
 
     return case
+
+
+def outcome(call, *args, **kwargs) -> str:
+    """What a call gives, to compare with PyTorch's: its value's repr, or the error's type and
+    the first line of its message (warnings silenced)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return repr(call(*args, **kwargs))
+    except Exception as err:
+        return f"{type(err).__name__}: {str(err).splitlines()[0]}"

@@ -9,18 +9,9 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from oracle_helpers import outcome
 
 import autograd_course as ag
-
-
-def outcome(call, *args, **kwargs):
-    """What a call gives: its value's repr, or the error's type and message."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return repr(call(*args, **kwargs))
-    except Exception as err:
-        return f"{type(err).__name__}: {str(err).splitlines()[0]}"
 
 
 def passthrough(lib, on_backward):

@@ -9,22 +9,10 @@ that this package's gradcheck, ``Variable``, ``FloatTensor``..., ``Tensor.new`` 
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
-from oracle_helpers import assert_like_torch
+from oracle_helpers import assert_like_torch, outcome
 
 import autograd_course as ag
-
-
-def outcome(call, *args, **kwargs):
-    """What a call gives: its value's repr, or the error's type and first line."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return repr(call(*args, **kwargs))
-    except Exception as err:
-        return f"{type(err).__name__}: {str(err).splitlines()[0]}"
 
 
 @pytest.mark.parametrize("fast_mode", [False, True])

@@ -53,6 +53,15 @@ class Embedding(Module):
         return s
 
 
+def _affine_parameters(module, shape, affine: bool, bias: bool, device, dtype) -> None:
+    """A normalisation layer's learnable scale (ones) and shift (zeros) of ``shape``, or
+    ``None`` for each that is switched off, registered as PyTorch's layers register them."""
+    scale = creation.ones(*shape, device=device, dtype=dtype) if affine else None
+    shift = creation.zeros(*shape, device=device, dtype=dtype) if affine and bias else None
+    module.register_parameter("weight", None if scale is None else Parameter(scale))
+    module.register_parameter("bias", None if shift is None else Parameter(shift))
+
+
 class LayerNorm(Module):
     """Normalise over the last dims (``normalized_shape``), then scale and shift per
     feature."""
@@ -63,15 +72,7 @@ class LayerNorm(Module):
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else normalized_shape
         self.normalized_shape, self.eps = tuple(shape), eps
         self.elementwise_affine, self._bias = elementwise_affine, bias
-        if elementwise_affine:
-            self.weight = Parameter(creation.ones(*shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.zeros(*shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, shape, elementwise_affine, bias, device, dtype)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -90,15 +91,7 @@ class GroupNorm(Module):
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = (
             num_groups, num_channels, eps, affine)
-        if affine:
-            self.weight = Parameter(creation.ones(num_channels, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.zeros(num_channels, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, (num_channels,), affine, bias, device, dtype)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

@@ -31,17 +31,22 @@ def _order(xp, data, dim, descending):
     return xp.argsort(keys, axis=dim, kind="stable")
 
 
+def _values_and_indices(ctx, x, order, dim):
+    """The elements of ``x`` taken in ``order`` along ``dim``, and their indices (which get
+    no gradient); the indices are saved so that backward can put the gradient back."""
+    indices = x._new(order.astype(np.int64))
+    ctx.mark_non_differentiable(indices)
+    ctx.shape, ctx.dim = x.shape, dim
+    ctx.save_for_backward(indices)
+    return x._new(x._xp.take_along_axis(x._data, order, axis=dim)), indices
+
+
 class Sort(Function):
     node_name = "SortBackward0"
 
     @staticmethod
     def forward(ctx, x, dim, descending):
-        order = _order(x._xp, x._data, dim, descending)
-        indices = x._new(order.astype(np.int64))
-        ctx.mark_non_differentiable(indices)
-        ctx.shape, ctx.dim = x.shape, dim
-        ctx.save_for_backward(indices)
-        return x._new(x._xp.take_along_axis(x._data, order, axis=dim)), indices
+        return _values_and_indices(ctx, x, _order(x._xp, x._data, dim, descending), dim)
 
     @staticmethod
     def backward(ctx, grad, _):
@@ -54,13 +59,8 @@ class Topk(Sort):
 
     @staticmethod
     def forward(ctx, x, k, dim, largest):
-        order = _order(x._xp, x._data, dim, largest)
-        order = x._xp.take(order, range(k), axis=dim)
-        indices = x._new(order.astype(np.int64))
-        ctx.mark_non_differentiable(indices)
-        ctx.shape, ctx.dim = x.shape, dim
-        ctx.save_for_backward(indices)
-        return x._new(x._xp.take_along_axis(x._data, order, axis=dim)), indices
+        order = x._xp.take(_order(x._xp, x._data, dim, largest), range(k), axis=dim)
+        return _values_and_indices(ctx, x, order, dim)
 
     @staticmethod
     def backward(ctx, grad, _):
