@@ -414,9 +414,6 @@ def test_numpy_unsigned_arrays_meet_a_not_implemented_error(dtype):
         assert "array.astype(np.int64)" in ours[2]
 
 
-@pytest.mark.xfail(strict=True, reason="Function.apply's keyword binding moves to "
-                   "autograd/backward_result.py (issue 27, helper i27a): the 'forward() ' "
-                   "prefix is to be added there at merge")
 def test_function_keyword_messages_name_forward():
     def case(m, **kwargs):
         class Scale(m.autograd.Function):

@@ -68,15 +68,24 @@ def call_node(node, *grads):
     return result[0] if len(result) == 1 else tuple(result)
 
 
+def _bind(forward, *args, **kwargs) -> inspect.BoundArguments:
+    """``forward``'s parameters bound to the call's arguments (``ctx`` first); a mismatch is
+    the TypeError PyTorch gives, which calls ``forward`` itself."""
+    try:
+        return inspect.signature(forward).bind(*args, **kwargs)
+    except TypeError as err:
+        raise TypeError(f"forward() {err}") from None
+
+
 def bind_arguments(forward, args: tuple, kwargs: dict, setup_apart: bool) -> tuple:
     """``Function.apply``'s arguments as one positional tuple for ``forward``. With a separate
     ``setup_context`` PyTorch binds them to ``forward``'s parameters and fills in defaults;
     otherwise a keyword that would leave an earlier parameter unfilled is refused."""
-    if setup_apart:
+    if setup_apart:  # PyTorch binds these itself, and its errors are inspect's
         bound = inspect.signature(forward).bind(*args, **kwargs)
         bound.apply_defaults()
         return bound.args
-    bound = inspect.signature(forward).bind(None, *args, **kwargs)
+    bound = _bind(forward, None, *args, **kwargs)
     if bound.kwargs:
         position = len(bound.args) - 1
         missing = list(inspect.signature(forward).parameters)[position + 1]
