@@ -49,6 +49,12 @@ class Gather(Function):
         return grad.new_zeros(ctx.shape).scatter_add(ctx.dim, index, grad), None, None
 
 
+def _read_part(src, index):
+    """The part of ``src`` that scatter reads: its leading block of ``index``'s shape (PyTorch
+    lets ``src`` be larger than ``index``)."""
+    return src._data[tuple(slice(0, n) for n in index.shape)]
+
+
 class Scatter(Function):
     """out = x with out[..index..] = src;  dx = g where nothing was written, dsrc = g read
     back at the index."""
@@ -61,7 +67,7 @@ class Scatter(Function):
         ctx.save_for_backward(index)
         out = x._data.copy()
         if index.numel():
-            out[_positions(index, dim)] = src._data[tuple(slice(0, s) for s in index.shape)]
+            out[_positions(index, dim)] = _read_part(src, index)
         return x._new(out)
 
     @staticmethod
@@ -100,8 +106,7 @@ class ScatterAdd(Function):
         ctx.save_for_backward(index)
         out = x._data.copy()
         if index.numel():
-            x._xp.add.at(out, _positions(index, dim),
-                         src._data[tuple(slice(0, s) for s in index.shape)])
+            x._xp.add.at(out, _positions(index, dim), _read_part(src, index))
         return x._new(out)
 
     @staticmethod
