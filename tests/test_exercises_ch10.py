@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -75,9 +76,33 @@ def hvp_by_hand(f, x, v, *, create_graph=True):
     return hv
 
 
+def gradient_penalty(critic, x, *, create_graph=True, detach=False, rows=True, mean=True):
+    (g,) = ag.autograd.grad(critic(x).sum(), x, create_graph=create_graph)
+    if detach:
+        g = g.detach()
+    norms = g.norm(dim=1) if rows else g.norm()
+    penalty = (norms - 1) ** 2
+    return penalty.mean() if mean else penalty
+
+
+def penalty_by_backward(critic, x):
+    """x.grad from backward(create_graph=True) is part of a graph too (PyTorch warns)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        critic(x).sum().backward(create_graph=True)
+    return ((x.grad.norm(dim=1) - 1) ** 2).mean()
+
+
+def half_detached(critic, x):
+    """The right value, but one factor of the square cut from the graph."""
+    (g,) = ag.autograd.grad(critic(x).sum(), x, create_graph=True)
+    n = g.norm(dim=1)
+    return ((n.detach() - 1) * (n - 1)).mean()
+
+
 CORRECT = {ch10.check_clamp_prehook: clamp_incoming, ch10.check_saved_bytes: saved_bytes,
            ch10.check_checkpoint_blocks: run_blocks, ch10.check_nan_source: nan_source,
-           ch10.check_hvp: hvp_by_hand}
+           ch10.check_hvp: hvp_by_hand, ch10.check_gradient_penalty: gradient_penalty}
 
 
 @pytest.mark.parametrize("check", list(CORRECT), ids=lambda c: c.__name__)
@@ -163,6 +188,20 @@ WRONG = [
     (ch10.check_hvp, lambda f, x, v: ag.autograd.functional.hvp(f, x, v), "ch10.hvp.pair"),
     (ch10.check_hvp, lambda f, x, v: ag.autograd.grad(f(x), x)[0], "ch10.hvp.gradient"),
     (ch10.check_hvp, lambda f, x, v: 2 * hvp_by_hand(f, x, v), "ch10.hvp.name"),
+    (ch10.check_hvp, lambda f, x, v: hvp_by_hand(f, x, ag.ones_like(v)), "ch10.hvp.no_vector"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x).item(), "ch10.gp.type"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x, mean=False),
+     "ch10.gp.shape"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x, rows=False),
+     "ch10.gp.rows"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x) * 2, "ch10.gp.value"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x, create_graph=False),
+     "ch10.gp.create_graph"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x, detach=True),
+     "ch10.gp.detached"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x).detach(),
+     "ch10.gp.detached"),
+    (ch10.check_gradient_penalty, half_detached, "ch10.gp.name"),
 ]
 
 
@@ -188,3 +227,25 @@ def test_anomaly_mode_is_off_after_the_checker(capsys):
 
     assert_correct(capsys, ch10.check_nan_source, leaves_it_on)
     assert not ag.autograd.is_anomaly_enabled()
+
+
+def test_a_penalty_through_backward_create_graph_is_accepted(capsys):
+    assert_correct(capsys, ch10.check_gradient_penalty, penalty_by_backward)
+
+
+def test_a_penalty_reaches_every_parameter_but_the_last_bias(torch_oracle):
+    """The penalty's parameter gradient is a second derivative: without create_graph the
+    input gradient has no graph; with it the penalty reaches every parameter except the last
+    bias, which the input gradient does not depend on (the checker allows None there). The
+    same in PyTorch."""
+    seen = []
+    for lib in (ag, torch_oracle):
+        lib.manual_seed(0)
+        critic = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.Tanh(), lib.nn.Linear(4, 1))
+        x = lib.randn(5, 3, requires_grad=True)
+        (plain,) = lib.autograd.grad(critic(x).sum(), x)
+        (g,) = lib.autograd.grad(critic(x).sum(), x, create_graph=True)
+        penalty = ((g.norm(dim=1) - 1) ** 2).mean()
+        grads = lib.autograd.grad(penalty, list(critic.parameters()), allow_unused=True)
+        seen.append((plain.requires_grad, [g is None for g in grads]))
+    assert seen[0] == seen[1] == (False, [False, False, False, True])

@@ -313,6 +313,7 @@ WRONG = {
     "ch08.check_train_step": (ch08.check_train_step, (lambda model, opt, xb, yb, loss: 1.0,)),
     "ch09.check_topo_order": (ch09.check_topo_order, (lambda t: [],)),
     "ch09.check_value_exp": (ch09.check_value_exp, (_ExpNotAttached,)),
+    "ch09.check_run_backward": (ch09.check_run_backward, (lambda root, grad: {root.grad_fn},)),
     "ch10.check_clamp_prehook": (ch10.check_clamp_prehook,
                                  (lambda node: node.register_prehook(lambda grads: None),)),
     "ch10.check_saved_bytes": (ch10.check_saved_bytes, (lambda fn, *inputs: len(inputs),)),
@@ -320,6 +321,7 @@ WRONG = {
                                      (lambda blocks, x: ag.nn.Sequential(*blocks)(x),)),
     "ch10.check_nan_source": (ch10.check_nan_source, (lambda loss: loss.grad_fn.name(),)),
     "ch10.check_hvp": (ch10.check_hvp, (lambda f, x, v: v * 0,)),
+    "ch10.check_gradient_penalty": (ch10.check_gradient_penalty, (lambda critic, x: 1.0,)),
 }
 
 

@@ -160,6 +160,12 @@ class AccumulateGrad(Node):
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return ()
 
+    def __call__(self, *grads) -> tuple:
+        """``node(grad)``, as PyTorch allows: accumulate as the engine would (None: nothing)."""
+        if len(grads) != 1:
+            raise TypeError(f"expected 1 arguments, got {len(grads)} instead")
+        return () if grads[0] is None else self.apply(list(grads))
+
     def __repr__(self) -> str:
         return f"<AccumulateGrad object at {hex(id(self))}>"
 

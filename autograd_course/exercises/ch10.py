@@ -1,4 +1,5 @@
-"""Chapter 10 exercises: a node pre-hook, saved bytes, checkpointing, anomaly mode, an HVP."""
+"""Chapter 10 exercises: a node pre-hook, saved bytes, checkpointing, anomaly mode, an HVP, a
+gradient penalty."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import float32, nn, tensor
+from .. import float32, float64, nn, tensor
 from ..autograd import anomaly, functional
 from ..autograd.engine import grad
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.saved_tensor_hooks import saved_tensors_hooks
+from ..tensor import Tensor
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -262,7 +265,66 @@ def check_hvp(hvp_by_hand: Callable[[Callable, Any, Any], Any]) -> None:
         if isinstance(got, tuple) and len(got) == 2:
             raise Mismatch(msg("ch10.hvp.pair"))
         g = to_numpy(got) if not isinstance(got, (list, str)) else None
-        if g is not None and g.shape == (3,) and np.allclose(g, to_numpy(gradient)) \
-                and not np.allclose(g, to_numpy(want)):
-            raise Mismatch(msg("ch10.hvp.gradient"))
+        if g is not None and g.shape == (3,) and not np.allclose(g, to_numpy(want)):
+            if np.allclose(g, to_numpy(gradient)):
+                raise Mismatch(msg("ch10.hvp.gradient"))
+            _, h_ones = functional.hvp(f, x.detach(), v * 0 + 1)
+            if np.allclose(g, to_numpy(h_ones)):
+                raise Mismatch(msg("ch10.hvp.no_vector"))
         compare_tensors(got, want, msg("ch10.hvp.name"))
+
+
+# --- 10.6 a gradient penalty: the gradient is part of the loss -----------------------------------
+class _Critic(nn.Module):
+    """A small network that writes down whether grad mode was on when backward ran its output
+    node: on means the gradient was taken with ``create_graph=True``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1))
+        self.recording: list = []
+
+    def forward(self, x: Any) -> Any:
+        out = self.net(x)
+        out.grad_fn.register_hook(lambda gi, go: self.recording.append(is_grad_enabled()))
+        return out
+
+
+def _reference_penalty(critic: Any, x: Any) -> Any:
+    x = x.detach().requires_grad_()
+    (g,) = grad(critic(x).sum(), x, create_graph=True)
+    return ((g.norm(dim=1) - 1) ** 2).mean(), g
+
+
+@checker
+def check_gradient_penalty(gradient_penalty: Callable[[Any, Any], Any]) -> None:
+    """Exercise 10.6: ``gradient_penalty(critic, x)`` is the mean over the rows of x of
+    ``(‖∂critic(x).sum()/∂x_row‖ - 1)²``, a tensor that backward can differentiate again (the
+    gradient of the parameters flows through the gradient)."""
+    _require_body(gradient_penalty)
+    for seed in range(3):
+        critic = _Critic().to(float64)
+        params = list(critic.net.parameters())
+        (x,) = random_inputs((5, 3), seed=seed, requires_grad=False)
+        want, g = _reference_penalty(critic, x)
+        want_grads = grad(want, params, allow_unused=True)  # the last bias: None
+        critic.recording.clear()
+        got = call_learner(gradient_penalty, critic, x.detach().requires_grad_())
+        if not isinstance(got, Tensor):
+            raise Mismatch(msg("ch10.gp.type", type=type(got).__name__))
+        if got.numel() != 1:
+            raise Mismatch(msg("ch10.gp.shape", shape=tuple(got.shape)))
+        value, rows = float(to_numpy(got)), float(to_numpy((g.norm() - 1) ** 2))
+        if abs(value - float(to_numpy(want))) > 1e-8 * max(1.0, abs(value)):
+            if abs(value - rows) <= 1e-8 * max(1.0, abs(rows)):
+                raise Mismatch(msg("ch10.gp.rows"))
+            raise Mismatch(msg("ch10.gp.value", got=value, want=float(to_numpy(want))))
+        if not got.requires_grad:
+            key = "ch10.gp.detached" if any(critic.recording) else "ch10.gp.create_graph"
+            raise Mismatch(msg(key))
+        for p in params:
+            p.grad = None
+        got.backward()
+        for p, w in zip(params, want_grads):
+            if w is not None or p.grad is not None:
+                compare_tensors(p.grad, w if w is not None else p.grad * 0, msg("ch10.gp.name"))

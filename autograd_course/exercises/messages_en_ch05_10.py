@@ -144,6 +144,30 @@ MESSAGES: dict[str, str] = {
                          "multiply out.grad by out.data",
     "ch09.exp.wrong": "x.grad is {got:.6g} for out = x*exp(x) + exp(x) at x = {x0:.4g}; "
                       "expected {want:.6g}",
+    "ch09.loop.recursion": "RecursionError on a chain of 3000 nodes: keep your own stack or "
+                           "queue in a loop instead of a function that calls itself",
+    "ch09.loop.none_edge": "an edge of next_functions can be (None, 0): an input that needs no "
+                           "gradient. Skip it when you count and when you deliver",
+    "ch09.loop.type": "return the list of the nodes in the order you called them, not a {type}",
+    "ch09.loop.twice": "{node} ran {times} times: a node runs once, after all its gradients "
+                       "have arrived; collect them in a buffer and add them up first",
+    "ch09.loop.missing": "{missing} reachable node(s) missing from your order and {extra} "
+                         "unexpected item(s): every node below root.grad_fn runs once, the "
+                         "AccumulateGrad nodes of the leaves included",
+    "ch09.loop.early": "{early} ran before {late}, which sends it a gradient: it ran with only "
+                       "part of its gradient. Count each node's incoming edges first, and run "
+                       "a node only when its count reaches 0 (Kahn's algorithm)",
+    "ch09.loop.no_grad": "leaf {k} got no .grad: call each leaf's AccumulateGrad node with its "
+                         "gradient (it adds it into .grad)",
+    "ch09.loop.recorded": "a leaf's .grad has a grad_fn: the engine runs the nodes with grad "
+                          "mode off; put your loop under `with ag.no_grad():`",
+    "ch09.loop.start": "the gradients are those for a starting gradient of ones: start the "
+                       "root's buffer with the grad you were given",
+    "ch09.loop.sum": "leaf {k}'s .grad is {got}, the engine's {want}: where several gradients "
+                     "reach one node, add them in its buffer (an overwritten one is lost)",
+    "ch09.loop.same_order": "in the very order the engine runs them",
+    "ch09.loop.other_order": "a valid order; the engine's differs: among the ready nodes it runs "
+                             "the newest first",
     # --- chapter 10 ---------------------------------------------------------------------------
     "ch10.clamp.tuple": "a pre-hook returns a tuple, one gradient per output of the node (or None)",
     "ch10.clamp.no_grad": "x.grad is None: return the clamped gradients, do not drop them",
@@ -175,5 +199,19 @@ MESSAGES: dict[str, str] = {
     "ch10.hvp.create_graph": "pass create_graph=True to the first autograd.grad",
     "ch10.hvp.pair": "return only H v, not a pair (functional.hvp returns (f(x), H v))",
     "ch10.hvp.gradient": "that is the gradient of f; differentiate (gradient * v).sum() again",
+    "ch10.hvp.no_vector": "that is H times a vector of ones: multiply the gradient by v before "
+                          "the second autograd.grad",
     "ch10.hvp.name": "your H v",
+    "ch10.gp.type": "return the penalty as a tensor (backward needs its graph), not a {type}",
+    "ch10.gp.shape": "your penalty has shape {shape}: take the mean over the rows, one number",
+    "ch10.gp.rows": "that is the norm of the whole gradient matrix: take the norm of each row "
+                    "(norm(dim=1)), one per example, then the mean of (norm - 1)²",
+    "ch10.gp.value": "your penalty is {got:.6g}, expected {want:.6g}: the mean over the rows "
+                     "of (‖gradient row‖ - 1)²",
+    "ch10.gp.create_graph": "the value is right but the penalty has no graph: the gradient "
+                            "was taken without create_graph=True, so the parameters cannot be "
+                            "trained through it",
+    "ch10.gp.detached": "the value is right but the penalty has no graph, although "
+                        "create_graph=True recorded one: a .detach() (or .data) cut it off",
+    "ch10.gp.name": "the parameters' gradient of your penalty",
 }

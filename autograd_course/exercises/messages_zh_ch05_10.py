@@ -124,6 +124,28 @@ MESSAGES: dict[str, str] = {
                          "乘以 out.data",
     "ch09.exp.wrong": "对 out = x*exp(x) + exp(x)，x = {x0:.4g} 时 x.grad 是 {got:.6g}；应为 "
                       "{want:.6g}",
+    "ch09.loop.recursion": "在 3000 个节点的链上出现 RecursionError：请在循环里用自己的栈或"
+                           "队列，不要写调用自身的函数",
+    "ch09.loop.none_edge": "next_functions 的边可能是 (None, 0)：对应不需要梯度的输入。计数和"
+                           "传递时都要跳过它",
+    "ch09.loop.type": "请返回按调用顺序排列的节点列表，而不是 {type}",
+    "ch09.loop.twice": "{node} 执行了 {times} 次：一个节点只执行一次，要等它的梯度全部到齐；"
+                       "先把梯度收集到缓冲区里加起来",
+    "ch09.loop.missing": "你的顺序中缺少 {missing} 个可达节点，多出 {extra} 个意外的项："
+                         "root.grad_fn 之下的每个节点都要执行一次，包括叶子节点的 "
+                         "AccumulateGrad 节点",
+    "ch09.loop.early": "{early} 在 {late} 之前执行了，而后者要把梯度传给它：它执行时只拿到了"
+                       "一部分梯度。先数出每个节点的入边数，计数降到 0 时才执行这个节点"
+                       "（Kahn 算法）",
+    "ch09.loop.no_grad": "叶子节点 {k} 没有得到 .grad：用梯度调用每个叶子节点的 "
+                         "AccumulateGrad 节点（它把梯度加进 .grad）",
+    "ch09.loop.recorded": "某个叶子节点的 .grad 带有 grad_fn：引擎在关闭梯度模式的情况下执行"
+                          "各节点；请把你的循环放在 `with ag.no_grad():` 之下",
+    "ch09.loop.start": "这些梯度对应的起始梯度是全 1：根节点的缓冲区应当从传入的 grad 开始",
+    "ch09.loop.sum": "叶子节点 {k} 的 .grad 是 {got}，引擎算出的是 {want}：几个梯度到达同一个"
+                     "节点时，要在它的缓冲区里相加（被覆盖的梯度就丢了）",
+    "ch09.loop.same_order": "顺序与引擎执行的完全一致",
+    "ch09.loop.other_order": "顺序有效；引擎的顺序不同：在就绪的节点中，它先执行最新创建的",
     # --- chapter 10 ---------------------------------------------------------------------------
     "ch10.clamp.tuple": "pre-hook 必须返回一个元组，节点的每个输出对应一个梯度（或者返回 None "
                         "保持原样），而不是张量或列表",
@@ -166,5 +188,18 @@ MESSAGES: dict[str, str] = {
                              "create_graph=True",
     "ch10.hvp.pair": "只返回 H v，不要返回一对值（functional.hvp 返回的是 (f(x), H v)）",
     "ch10.hvp.gradient": "这是 f 的梯度；还要对 (gradient * v).sum() 再求一次导",
+    "ch10.hvp.no_vector": "这是 H 乘以全 1 向量：在第二次调用 autograd.grad 之前先把梯度乘以 "
+                          "v",
     "ch10.hvp.name": "你的 H v",
+    "ch10.gp.type": "请把惩罚项作为张量返回（backward 需要它的计算图），而不是 {type}",
+    "ch10.gp.shape": "你的惩罚项形状是 {shape}：对各行取平均，得到一个数",
+    "ch10.gp.rows": "这是整个梯度矩阵的范数：应当对每一行取范数（norm(dim=1)），每个样本一个，"
+                    "再对 (范数 - 1)² 取平均",
+    "ch10.gp.value": "你的惩罚项是 {got:.6g}，应为 {want:.6g}：对各行的 (‖梯度的这一行‖ - 1)² "
+                     "取平均",
+    "ch10.gp.create_graph": "值是对的，但惩罚项没有计算图：求梯度时没有传 create_graph=True，"
+                            "参数无法通过它训练",
+    "ch10.gp.detached": "值是对的，但惩罚项没有计算图，尽管 create_graph=True 已经记录了一个："
+                        "是 .detach()（或 .data）把它切断了",
+    "ch10.gp.name": "你的惩罚项对参数的梯度",
 }
