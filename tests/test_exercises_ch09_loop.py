@@ -251,7 +251,8 @@ def test_the_random_graphs_have_what_the_exercise_needs():
 def test_calling_nodes_directly_matches_torch(torch_oracle):
     """What the exercise relies on, as PyTorch does it: a built-in node called with its
     output's gradient returns one tensor for one input, a tuple for several (None where an
-    input needs no gradient), and an AccumulateGrad node adds into ``.grad`` and returns ()."""
+    input needs no gradient), and an AccumulateGrad node adds into ``.grad`` and returns ();
+    the node's hooks do not run (they are the engine's, not the node's)."""
     results = []
     for lib in (ag, torch_oracle):
         x = lib.tensor([0.5, -1.0], requires_grad=True)
@@ -259,8 +260,12 @@ def test_calling_nodes_directly_matches_torch(torch_oracle):
         y = x * c
         s = y.sum()
         acc = y.grad_fn.next_functions[0][0]
+        hooked = []
+        y.grad_fn.register_prehook(lambda grads, hooked=hooked: hooked.append("pre"))
+        y.grad_fn.register_hook(lambda gi, go, hooked=hooked: hooked.append("post"))
         one = s.grad_fn(lib.tensor(1.0))
         pair = y.grad_fn(lib.ones(2))
+        assert hooked == []
         first = acc(lib.ones(2))
         acc(lib.ones(2) * 2)
         nothing = acc(None)
