@@ -70,8 +70,10 @@ def nan_source(loss):
     return None
 
 
-def hvp_by_hand(f, x, v, *, create_graph=True):
+def hvp_by_hand(f, x, v, *, create_graph=True, detach=False):
     (g,) = ag.autograd.grad(f(x), x, create_graph=create_graph)
+    if detach:
+        g = g.detach()
     (hv,) = ag.autograd.grad((g * v).sum(), x)
     return hv
 
@@ -189,6 +191,7 @@ WRONG = [
     (ch10.check_hvp, lambda f, x, v: ag.autograd.grad(f(x), x)[0], "ch10.hvp.gradient"),
     (ch10.check_hvp, lambda f, x, v: 2 * hvp_by_hand(f, x, v), "ch10.hvp.name"),
     (ch10.check_hvp, lambda f, x, v: hvp_by_hand(f, x, ag.ones_like(v)), "ch10.hvp.no_vector"),
+    (ch10.check_hvp, lambda f, x, v: hvp_by_hand(f, x, v, detach=True), "ch10.hvp.detached"),
     (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x).item(), "ch10.gp.type"),
     (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x, mean=False),
      "ch10.gp.shape"),

@@ -197,6 +197,8 @@ MESSAGES: dict[str, str] = {
     "ch10.nan.root": "{got} is the loss's own node; run backward under detect_anomaly",
     "ch10.nan.wrong": "you returned {got!r}; the node whose backward made the NaN is {want}",
     "ch10.hvp.create_graph": "pass create_graph=True to the first autograd.grad",
+    "ch10.hvp.detached": "the first gradient was taken with create_graph=True, but a .detach() "
+                         "(or .data) cut it off its graph before the second autograd.grad",
     "ch10.hvp.pair": "return only H v, not a pair (functional.hvp returns (f(x), H v))",
     "ch10.hvp.gradient": "that is the gradient of f; differentiate (gradient * v).sum() again",
     "ch10.hvp.no_vector": "that is H times a vector of ones: multiply the gradient by v before "

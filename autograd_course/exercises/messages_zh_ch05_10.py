@@ -186,6 +186,8 @@ MESSAGES: dict[str, str] = {
     "ch10.nan.wrong": "你返回了 {got!r}；反向计算产生 NaN 的节点是 {want}",
     "ch10.hvp.create_graph": "梯度没有可以再求导的计算图：第一次调用 autograd.grad 时传入 "
                              "create_graph=True",
+    "ch10.hvp.detached": "第一次求梯度时用了 create_graph=True，但在第二次调用 autograd.grad "
+                         "之前，.detach()（或 .data）把它从计算图上切断了",
     "ch10.hvp.pair": "只返回 H v，不要返回一对值（functional.hvp 返回的是 (f(x), H v)）",
     "ch10.hvp.gradient": "这是 f 的梯度；还要对 (gradient * v).sum() 再求一次导",
     "ch10.hvp.no_vector": "这是 H 乘以全 1 向量：在第二次调用 autograd.grad 之前先把梯度乘以 "
