@@ -244,7 +244,7 @@ class Function:
             outputs = ctx.unrecorded(args, outputs)
         if grad_mode.state.inference:
             for out in outputs if isinstance(outputs, tuple) else (outputs,):
-                if isinstance(out, TensorBase):
+                if isinstance(out, TensorBase) and not _is_in(out, ctx.dirty):  # (new ones)
                     out._inference = True
         return outputs
 

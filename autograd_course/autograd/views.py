@@ -201,11 +201,11 @@ def made_in_no_grad(view) -> bool:
     return view._base._requires_grad and view.grad_fn is None
 
 
-def check_rebase(tensor, fn: Node | None = None) -> None:
-    """Before an in-place write into ``tensor`` (recorded as ``fn``, if it is): PyTorch's
-    refusals to record a write into a leaf that requires grad or a view of one, and, with grad
-    mode on, to write into a view made in a way that forbids it (``refusal``); and ours to
-    record a write into a view whose node does not start from it."""
+def check_rebase(tensor, fn: Node | None = None, recorded: bool = False) -> None:
+    """Before an in-place write into ``tensor`` (recorded as ``fn``, or ``recorded`` when it
+    will be): PyTorch's refusals to record a write into a leaf that requires grad or a view of
+    one, and, with grad mode on, to write into a view made in a way that forbids it
+    (``refusal``); and ours to record a write into a view whose node does not start from it."""
     base = tensor._base
     if fn is not None and tensor._requires_grad and tensor.grad_fn is None:
         raise RuntimeError(_messages.LEAF_MARKED_DIRTY)  # (the ops refuse earlier, see inplace.py)
@@ -213,7 +213,7 @@ def check_rebase(tensor, fn: Node | None = None) -> None:
         return
     # checked when the write would be recorded in PyTorch, where a view requires grad when its
     # base does (here one taken before its base required grad does not: made_in_no_grad)
-    if grad_mode.state.enabled and (fn is not None or tensor._requires_grad
+    if grad_mode.state.enabled and (fn is not None or recorded or tensor._requires_grad
                                     or made_in_no_grad(tensor)):
         if tensor._creation_meta is not None:
             raise RuntimeError(refusal(tensor, tensor._creation_meta))
