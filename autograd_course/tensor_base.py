@@ -60,6 +60,7 @@ class TensorBase:
         "_version_counter",  # shared by the tensors on this memory (None until one is needed)
         "_base",             # for a view: the tensor whose memory it looks at
         "_views",            # for a base: its views (weakly), whose histories follow its own
+        "_creation_meta",    # for a view: how it was made, if writing into it is refused
         "_hooks",            # a leaf's gradient hooks (a non-leaf's live on its grad_fn)
         "_post_accumulate_grad_hooks",  # a leaf's hooks run after its .grad was updated
         "_retains_grad",
@@ -80,6 +81,7 @@ class TensorBase:
         self._version_counter = None
         self._base = None
         self._views = None  # a weakref.WeakSet once a view is taken (ops/_util.py)
+        self._creation_meta = None  # see autograd/views.py
         self._hooks = None  # a list once a hook is registered
         self._post_accumulate_grad_hooks = None
         self._retains_grad = False

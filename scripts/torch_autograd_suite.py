@@ -675,6 +675,25 @@ def _run_in_subprocess(side: str, args) -> dict:
             return json.load(f)
 
 
+README_SECTION = "#### What still fails there, and why"
+
+
+def readme_problems(torch_results: dict, shim_results: dict, readme: str) -> list[str]:
+    """What the README's list of failing tests gets wrong: each test that passes on torch but
+    not here must be named in it, no test named there may pass here, and its count must be
+    this run's ("N of the M tests that pass on torch")."""
+    section = readme.split(README_SECTION, 1)[-1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    counted = [n for n, (status, _) in torch_results.items() if status == "PASS"]
+    failing = {n for n in counted if shim_results.get(n, ("",))[0] != "PASS"}
+    named = set(re.findall(r"\btest_\w+", section))
+    problems = [f"not listed: {n}" for n in sorted(failing - named)]
+    problems += [f"listed but passes here: {n}" for n in sorted(named & set(counted) - failing)]
+    count = f"{len(counted) - len(failing)} of the {len(counted)} tests that pass on torch"
+    if count not in " ".join(section.split()):
+        problems.append(f"the count is not '{count}'")
+    return problems
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("test_file", help="a local copy of PyTorch's test/test_autograd.py")
@@ -682,6 +701,8 @@ def main(argv=None) -> int:
     parser.add_argument("-k", help="only tests whose name contains this")
     parser.add_argument("--timeout", type=int, default=60, help="seconds per test")
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--readme", help="check the README's list of failing tests against "
+                        "this run (README_SECTION); exit 1 if it is not complete")
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.side:
@@ -700,6 +721,11 @@ def main(argv=None) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"torch": torch_results, "here": shim_results}, f, indent=1)
+    if args.readme:
+        with open(args.readme, encoding="utf-8") as f:
+            problems = readme_problems(torch_results, shim_results, f.read())
+        print("\n".join(["README:", *problems]) if problems else "README: the list is complete")
+        return 1 if problems else 0
     return 0
 
 

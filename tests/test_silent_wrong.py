@@ -350,7 +350,7 @@ def test_index_put_saves_its_index_tensors():
     """IndexPut version-checks the index tensors it is given (``index_sources(key)``)."""
     from autograd_course.ops.indexing import IndexPut, index_sources, key_data
 
-    x = ag.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x = ag.tensor([1.0, 2.0, 3.0], requires_grad=True).clone()  # IndexPut writes into x
     i = ag.tensor([0, 2])
     y = IndexPut.apply(x, key_data(i, x._xp), ag.tensor(5.0), index_sources(i))
     i[0] = 1

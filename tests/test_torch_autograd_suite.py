@@ -69,3 +69,31 @@ def test_the_runner_counts_and_groups(tmp_path, torch_oracle):
     assert "4 of 5 tests that pass on torch pass here" in lines
     group = lines.index("   1  missing torch.fft.fft")
     assert lines[group + 1].strip() == "test_uses_a_name_the_package_lacks"
+
+
+def _suite_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("torch_autograd_suite", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_readme_check_finds_unlisted_stale_and_miscounted_entries():
+    suite = _suite_module()
+    on_torch = {"test_a": ("PASS", ""), "test_b": ("PASS", ""), "test_c": ("PASS", ""),
+                "test_d": ("FAIL", "")}
+    here = {"test_a": ("PASS", ""), "test_b": ("FAIL", "x"), "test_c": ("ERROR", "y"),
+            "test_d": ("FAIL", "")}
+
+    def readme(listed: str, count: str = "1 of the 3") -> str:
+        return (f"# x\n{suite.README_SECTION}\n\n{count} tests that pass on torch 2.13 pass\n"
+                f"here.\n- {listed}\n\n## Next section\ntest_e\n")
+
+    assert suite.readme_problems(on_torch, here, readme("test_b (why), test_c (why)")) == []
+    assert suite.readme_problems(on_torch, here, readme("test_b")) == ["not listed: test_c"]
+    assert suite.readme_problems(on_torch, here, readme("test_a, test_b_more, test_b, test_c")) \
+        == ["listed but passes here: test_a"]
+    assert suite.readme_problems(on_torch, here, readme("test_b, test_c", "2 of the 3")) == [
+        "the count is not '1 of the 3 tests that pass on torch'"]

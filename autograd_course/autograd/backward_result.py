@@ -10,7 +10,6 @@ where it was broadcast, and cast to its dtype.
 from __future__ import annotations
 
 import inspect
-import warnings
 
 from .. import _messages
 from .._shapes import broadcasts_to
@@ -94,13 +93,9 @@ def bind_arguments(forward, args: tuple, kwargs: dict, setup_apart: bool) -> tup
 
 
 def check_dirty(dirty, args: tuple, outputs) -> None:
-    """What ``forward`` passed to ``ctx.mark_dirty``: each must be returned (else PyTorch's
-    error), and should be an input (else PyTorch's warning)."""
+    """What ``forward`` passed to ``ctx.mark_dirty`` must be returned (else PyTorch's error;
+    that it should be an input is checked when the call is recorded: ``views.rebase_dirty``)."""
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
     for t in dirty:
         if not any(t is out for out in outputs):
             raise RuntimeError(_messages.DIRTY_NOT_RETURNED)
-        if not any(t is a for a in args):
-            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
-                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
-                          UserWarning, stacklevel=4)

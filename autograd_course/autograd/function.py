@@ -82,7 +82,7 @@ class BackwardNode(Node, LegacyCtx):
         for nr, out in enumerate(outputs):
             info = None
             if isinstance(out, TensorBase):
-                outputs[nr] = out = self._link_output(args, out, nr)
+                outputs[nr] = out = self._link_output(args, out, nr, len(outputs))
                 info = (out._data.shape, out._data.dtype)
                 for known in input_info:  # an input's equal (shape, dtype), when there is one
                     if known == info:
@@ -104,7 +104,7 @@ class BackwardNode(Node, LegacyCtx):
             return _as_output(self, args, outputs)
         return tuple(_as_output(self, args, out) for out in outputs)
 
-    def _link_output(self, args: tuple, out, output_nr: int):
+    def _link_output(self, args: tuple, out, output_nr: int, n_outputs: int):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
         skip = self.non_differentiable
         differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
@@ -112,7 +112,7 @@ class BackwardNode(Node, LegacyCtx):
         self.non_differentiable_outputs += () if differentiable else (output_nr,)
         if differentiable:
             if self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
-                views.rebase_history(out, self, output_nr)
+                views.rebase_dirty(self, args, out, output_nr, n_outputs)
             else:
                 out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
@@ -140,13 +140,10 @@ class BackwardNode(Node, LegacyCtx):
 
 def _as_output(ctx, args: tuple, out):
     """An input that forward changed in place (``mark_dirty``) is returned as itself, its
-    version bumped; any other input returned becomes a new tensor on the same memory."""
-    if not isinstance(out, TensorBase):
-        return out
-    if ctx.dirty and _is_in(out, ctx.dirty):
-        out._bump_version()
-    elif _is_in(out, args):
-        out = out.detach()
+    version bumped; any other input returned becomes a new tensor on the same memory (the
+    details, and how a learner's views are marked: ``views.function_output``)."""
+    if isinstance(out, TensorBase) and (ctx.dirty or not ctx._builtin or _is_in(out, args)):
+        out = views.function_output(ctx, args, out)
     return out
 
 
@@ -247,7 +244,7 @@ class Function:
             outputs = ctx.unrecorded(args, outputs)
         if grad_mode.state.inference:
             for out in outputs if isinstance(outputs, tuple) else (outputs,):
-                if isinstance(out, TensorBase):
+                if isinstance(out, TensorBase) and not _is_in(out, ctx.dirty):  # (new ones)
                     out._inference = True
         return outputs
 

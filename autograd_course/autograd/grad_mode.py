@@ -13,14 +13,24 @@ import warnings
 
 
 class _GradMode:
-    __slots__ = ("enabled", "inference")
+    __slots__ = ("enabled", "inference", "user")
 
     def __init__(self) -> None:
         self.enabled = True
         self.inference = False  # inside inference_mode: new tensors report is_inference()
+        # the mode the blocks below set; ``Function.apply`` turns ``enabled`` off around a
+        # forward, not this (a view remembers whether it was taken under no_grad, views.py)
+        self.user = True
 
 
 state = _GradMode()
+
+
+def _switch(mode: bool) -> tuple:
+    """Set grad mode; return what to restore."""
+    prev = state.enabled, state.user
+    state.enabled = state.user = mode
+    return prev
 
 
 def is_grad_enabled() -> bool:
@@ -32,18 +42,17 @@ class set_grad_enabled:  # PyTorch's name
     """Set grad mode to ``mode``; as a context manager, restore the old mode on exit."""
 
     def __init__(self, mode: bool) -> None:
-        self.prev = state.enabled
         self.mode = bool(mode)
-        state.enabled = self.mode
+        self.prev = _switch(self.mode)
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, *exc) -> None:
-        state.enabled = self.prev
+        state.enabled, state.user = self.prev
 
     def __call__(self, func):
-        state.enabled = self.prev  # used as a decorator: do not change the mode now
+        state.enabled, state.user = self.prev  # used as a decorator: do not change the mode now
         mode = self.mode
         return _decorate(func, lambda: set_grad_enabled(mode))
 
@@ -118,11 +127,10 @@ class _GradModeBlock:
         pass
 
     def __enter__(self) -> None:
-        self.prev = state.enabled
-        state.enabled = self.mode
+        self.prev = _switch(self.mode)
 
     def __exit__(self, *exc) -> None:
-        state.enabled = self.prev
+        state.enabled, state.user = self.prev
 
     def __call__(self, func):
         return _decorate(func, type(self))

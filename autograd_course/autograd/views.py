@@ -19,31 +19,93 @@ offset of its first element, counted in elements, as PyTorch's ``as_strided`` ta
 
 from __future__ import annotations
 
+import re
+import warnings
+import weakref
+
 from .. import _backend, _messages
 from . import grad_mode
 from .graph import Node, gradient_edge, next_sequence_nr
 
-NO_GRAD_VIEW = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the no_grad block "
-    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
-    "be tracked)."
-)
+# How a view was made, when PyTorch refuses to write into it for that (its "creation meta";
+# ``None``: it does not refuse). A view of a view keeps its base view's reason.
+NO_GRAD, INFERENCE = "no_grad", "inference"
+CUSTOM_FUNCTION, MULTIPLE_OUTPUTS = "custom Function", "multiple outputs"
 
-MULTI_OUTPUT_VIEW = (
-    "Output {nr} of {op} is a view and is being modified inplace. This view is the output of a "
-    "function that returns multiple views. Such functions do not allow the output views to be "
-    "modified inplace. You should replace the inplace operation by an out-of-place one."
-)
+WHY = {
+    NO_GRAD: "Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+             "clarify your code by moving both the view and the inplace either both inside the "
+             "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+             "want the inplace to be tracked).",
+    INFERENCE: "Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+               "clarify your code by moving both the view and the inplace either both inside the "
+               "inference_mode block (if you don't want the inplace to be tracked) or both "
+               "outside (if you want the inplace to be tracked).",
+    CUSTOM_FUNCTION: "This view was created inside a custom Function (or because an input was "
+                     "returned as-is) and the autograd logic to handle view+inplace would "
+                     "override the custom backward associated with the custom Function, leading "
+                     "to incorrect gradients. This behavior is forbidden. You can fix this by "
+                     "cloning the output of the custom Function.",
+    MULTIPLE_OUTPUTS: "This view is the output of a function that returns multiple views. Such "
+                      "functions do not allow the output views to be modified inplace. You should "
+                      "replace the inplace operation by an out-of-place one.",
+}
 
 
-CUSTOM_FUNCTION_VIEW = (
-    "Output {1} of {0} is a view and is being modified inplace. This view was created inside a "
-    "custom Function (or because an input was returned as-is) and the autograd logic to handle "
-    "view+inplace would override the custom backward associated with the custom Function, "
-    "leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning "
-    "the output of the custom Function.")
+def register_view(view, x, multiple_outputs: bool = False) -> None:
+    """Make ``view``, a new tensor on ``x``'s memory, a view of ``x``: its base is the tensor
+    that owns the memory, it shares x's version counter, and it remembers how it was made."""
+    view._version_counter = x._shared_version_counter()
+    view._base = owner = x if x._base is None else x._base
+    if owner._views is None:
+        owner._views = weakref.WeakSet()
+    owner._views.add(view)
+    state = grad_mode.state  # (``user``: the mode the learner set, also inside a forward)
+    new = INFERENCE if state.inference else NO_GRAD if not state.user else (
+        MULTIPLE_OUTPUTS if multiple_outputs else None)
+    old = x._creation_meta  # a view of a view: the first view's reason stays, as in PyTorch
+    view._creation_meta = old if new is None or old == INFERENCE else new
+
+
+def function_output(ctx, args: tuple, out):
+    """An output of a ``Function`` call, as PyTorch returns it. An input marked dirty is
+    returned as itself, its version bumped (under no_grad, if it requires grad, a new tensor
+    on its memory that does not). Another input returned as is becomes a new tensor on the
+    same memory: for a learner's Function, a view of the input, unless it requires grad and
+    gets no gradient here (under no_grad, or marked non-differentiable). A learner's
+    Function's views cannot be written into in place: the write's ``CopySlices`` would go
+    around the learner's ``backward``."""
+    if any(out is t for t in ctx.dirty):
+        out._bump_version()
+        if ctx._builtin or grad_mode.state.enabled or not out._requires_grad:
+            return out  # it now stands for the result (when recorded: rebase_dirty)
+        return out.detach()
+    if any(out is a for a in args):
+        alias = out.detach()
+        if not ctx._builtin and not (out._requires_grad and (
+                not grad_mode.state.enabled or any(out is t for t in ctx.non_differentiable))):
+            register_view(alias, out)
+        out = alias
+    if out._base is not None and not ctx._builtin:
+        out._creation_meta = CUSTOM_FUNCTION
+    return out
+
+
+def refusal(tensor, why: str) -> str:
+    """PyTorch's message for a write into a view made in a way that forbids it."""
+    node = tensor.grad_fn
+    if node is not None:
+        name = node.name() if getattr(node, "_builtin", True) else node._forward_cls.__name__
+        output = f"Output {tensor._output_nr} of {re.sub(r'Backward[0-9]*$', '', name)}"
+    if why in (NO_GRAD, INFERENCE) or node is None:
+        made = "A view was created in" if node is None else \
+            f"{output} is a view of a view which was created in"
+        message = (f"{made} inference mode and is being modified inplace in normal mode."
+                   if why == INFERENCE else
+                   f"{made} no_grad mode and is being modified inplace with grad mode enabled.")
+    else:
+        message = f"{output} is a view and is being modified inplace."
+    return f"{message} {WHY[why]}"
 
 
 def geometry(tensor, base) -> tuple:
@@ -139,32 +201,54 @@ def made_in_no_grad(view) -> bool:
     return view._base._requires_grad and view.grad_fn is None
 
 
-def check_rebase(tensor, fn: Node | None = None) -> None:
-    """Before an in-place write into ``tensor`` (recorded as ``fn``, if it is): PyTorch's
-    refusals to record a write into a leaf that requires grad or a view of one, and to write,
-    with grad mode on, into a view taken under ``no_grad`` of a tensor that requires grad; and
-    ours to record a write into a view whose node does not start from it; and a write, with
-    grad mode on, into a view that a learner's ``Function`` returned."""
+def check_rebase(tensor, fn: Node | None = None, recorded: bool = False) -> None:
+    """Before an in-place write into ``tensor`` (recorded as ``fn``, or ``recorded`` when it
+    will be): PyTorch's refusals to record a write into a leaf that requires grad or a view of
+    one, and, with grad mode on, to write into a view made in a way that forbids it
+    (``refusal``); and ours to record a write into a view whose node does not start from it."""
     base = tensor._base
     if fn is not None and tensor._requires_grad and tensor.grad_fn is None:
         raise RuntimeError(_messages.LEAF_MARKED_DIRTY)  # (the ops refuse earlier, see inplace.py)
     if base is None:
         return
-    if fn is not None and base._requires_grad and base.grad_fn is None:
-        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
-    if grad_mode.is_grad_enabled() and made_in_no_grad(tensor):
-        raise RuntimeError(NO_GRAD_VIEW)
-    node = tensor.grad_fn
-    if grad_mode.is_grad_enabled() and node is not None and not node._builtin:
-        raise RuntimeError(CUSTOM_FUNCTION_VIEW.format(node._forward_cls.__name__,
-                                                       tensor._output_nr))
-    # one of several views made together (split, unbind, chunk)
-    if grad_mode.is_grad_enabled() and node is not None and len(node.output_info) > 1:
-        raise RuntimeError(MULTI_OUTPUT_VIEW.format(nr=tensor._output_nr,
-                                                    op=node.name().replace("Backward0", "")))
+    # checked when the write would be recorded in PyTorch, where a view requires grad when its
+    # base does (here one taken before its base required grad does not: made_in_no_grad)
+    if grad_mode.state.enabled and (fn is not None or recorded or tensor._requires_grad
+                                    or made_in_no_grad(tensor)):
+        if tensor._creation_meta is not None:
+            raise RuntimeError(refusal(tensor, tensor._creation_meta))
+        if base._requires_grad and base.grad_fn is None:
+            raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
     if fn is not None and fn.next_functions[:1] != (gradient_edge(tensor),):
         raise RuntimeError(f"autograd_course cannot record this in-place operation on a view: "
                            f"{fn.name()} does not take the view as its first input")
+
+
+DIRTY_NOT_AN_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                      "Tensors that have been mutated should be passed to ctx.mark_dirty().")
+
+DIRTY_VIEW_OF_SEVERAL = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
+    "cannot return more than one Tensor. This is not supported by the current autograd engine. "
+    "You should either make sure the input is not a view (using .clone() for example) or make "
+    "your Function only return one Tensor (potentially splitting it into two Functions: one "
+    "doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do "
+    "this change.")
+
+
+def rebase_dirty(ctx, args: tuple, tensor, output_nr: int, n_outputs: int) -> None:
+    """A recorded ``Function`` returned ``tensor``, which its forward marked dirty
+    (``ctx.mark_dirty``): it now stands for output ``output_nr``, as PyTorch's checks allow.
+    It should be an input (a view that is not one is refused, another tensor only warned
+    about), and an input that is a view must be the only output."""
+    if not any(tensor is a for a in args):
+        if tensor._base is not None:
+            raise RuntimeError(DIRTY_NOT_AN_INPUT)
+        warnings.warn(DIRTY_NOT_AN_INPUT, UserWarning, stacklevel=5)
+    if tensor._base is not None and n_outputs > 1:
+        raise RuntimeError(DIRTY_VIEW_OF_SEVERAL)
+    rebase_history(tensor, ctx, output_nr)
 
 
 def rebase_history(tensor, fn: Node, output_nr: int) -> None:

@@ -100,7 +100,8 @@ def checker(fn: Callable[..., Any]) -> Callable[..., Verdict]:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Verdict:
-        saved = (grad_mode.state.enabled, grad_mode.state.inference)
+        state = grad_mode.state
+        saved = (state.enabled, state.user, state.inference)
         try:
             note = fn(*args, **kwargs)
         except NotAttempted:
@@ -114,7 +115,7 @@ def checker(fn: Callable[..., Any]) -> Callable[..., Verdict]:
         except BaseException as e:
             return not_quite(describe_exception(e))
         finally:
-            grad_mode.state.enabled, grad_mode.state.inference = saved
+            state.enabled, state.user, state.inference = saved
         return correct(note if isinstance(note, str) else "")
 
     return wrapper

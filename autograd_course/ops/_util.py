@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numbers
 import warnings
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import dtypes
+from ..autograd import views
 from ..tensor_base import TensorBase
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -284,13 +284,14 @@ def normalize_dim(dim: int, ndim: int) -> int:
     return dim % max(ndim, 1)
 
 
-def view_of(x: Tensor, array: np.ndarray) -> Tensor:
+def view_of(x: Tensor, array: np.ndarray, multiple_outputs: bool = False) -> Tensor:
     """Wrap ``array``, the result of a view op on ``x``, as a tensor.
 
     When it shares ``x``'s memory (NumPy returned a view, as PyTorch would) it is a view:
     ``out._base`` is the tensor that owns the memory, and it shares ``x``'s version counter,
     so an in-place write through either one is seen by every node that saved the other. The
-    owner keeps a weak list of its views, whose histories an in-place write re-makes.
+    owner keeps a weak list of its views, whose histories an in-place write re-makes
+    (autograd/views.py; ``multiple_outputs``: one of several views made together).
     """
     out = x._new(array)
     data = x._data
@@ -299,11 +300,7 @@ def view_of(x: Tensor, array: np.ndarray) -> Tensor:
     # own base), they share memory for sure, without the slower may_share_memory
     if (base is not None and (base is data or base is data.base)) or \
             x._xp.may_share_memory(array, data):
-        out._version_counter = x._shared_version_counter()
-        out._base = owner = x if x._base is None else x._base
-        if owner._views is None:
-            owner._views = weakref.WeakSet()
-        owner._views.add(out)  # see autograd/views.py
+        views.register_view(out, x, multiple_outputs)
     return out
 
 

@@ -106,8 +106,8 @@ class IndexGrad(Function):
 
 
 class IndexPut(Function):
-    """out = x with out[key] = value (``x[key] = v`` while recording; PyTorch's node is
-    ``IndexPutBackward0`` for keys of lists, tensors and masks).
+    """x[key] = value, in place (``x[key] = v``; PyTorch's node is ``IndexPutBackward0`` for
+    keys of lists, tensors and masks).
 
     dx = dout with zeros at ``key`` (those elements were overwritten); dvalue = dout[key],
     summed back to ``value``'s shape when it was broadcast.
@@ -122,9 +122,9 @@ class IndexPut(Function):
             parts = key if isinstance(key, tuple) else (key,)
             sources = tuple(x._new(p) for p in parts if isinstance(p, x._xp.ndarray))
         ctx.save_for_backward(*sources)  # index tensors of the key, version-checked, freed
-        out = x._data.copy()
-        out[key] = value._data
-        return x._new(out)
+        x._data[key] = value._data
+        ctx.mark_dirty(x)
+        return x
 
     @staticmethod
     def backward(ctx, grad):

@@ -9,6 +9,12 @@ An in-place op overwrites memory that the graph may have saved, so each one
    re-makes its base's history instead (``CopySlices``), and every view of a changed base gets
    a history taken afresh from it (autograd/views.py).
 
+The ops that only exist in place (``fill_``, ``zero_``, ``copy_``, ``x[key] = v``) are
+``Function``s written as a learner writes one that changes its input: ``forward`` writes into
+``x`` and calls ``ctx.mark_dirty(x)``, and ``Function.apply`` does 2. and 3. The in-place forms
+of the other ops (``mul_``, ``exp_``...) compute the op's result, recorded by its own node, and
+``apply_inplace`` writes it into ``x`` and does 2. and 3. with the same functions.
+
 Under ``no_grad`` (an optimizer step) nothing is recorded: the array is written, the version
 bumped, and that is all.
 """
@@ -50,15 +56,16 @@ _OVERLAP_MESSAGE = (
 )
 
 
-def check_inplace(x: Tensor, view: bool = False, written=None) -> None:
+def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = ()) -> None:
     """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
     memory where several elements are one (an ``expand``ed tensor: a stride 0 along a
-    dimension of more than one element). ``written``: the part of ``x`` a write goes to."""
+    dimension of more than one element). ``written``: the part of ``x`` a write goes to;
+    ``others``: the op's other operands (the write is recorded if one requires grad)."""
     written = x._data if written is None else written
     if not getattr(x._data.flags, "writeable", True) or any(
             step == 0 and n > 1 for step, n in zip(written.strides, written.shape)):
         raise RuntimeError(_OVERLAP_MESSAGE)
-    views.check_rebase(x)
+    views.check_rebase(x, recorded=_recording(x, *others))
     if not (x._requires_grad and grad_mode.state.enabled):
         return
     if x.grad_fn is None:
@@ -177,13 +184,15 @@ def clamp_(x: Tensor, min: float | Tensor | None = None,
 
 
 class Fill(Function):
-    """out = value everywhere;  x gets zero gradient (its values were all overwritten)."""
+    """x = value everywhere;  x's old values get zero gradient (they were all overwritten)."""
 
     node_name = "FillBackward2"
 
     @staticmethod
     def forward(ctx, x, value):
-        return x._new(x._xp.full_like(x._data, value))
+        x._data[...] = value
+        ctx.mark_dirty(x)
+        return x
 
     @staticmethod
     def backward(ctx, grad):
@@ -195,13 +204,15 @@ class Zero(Fill):
 
 
 class FillTensor(Function):
-    """out = value (a 0-d tensor) everywhere;  dvalue = Σ dout, dx = 0."""
+    """x = value (a 0-d tensor) everywhere;  dvalue = Σ dout, dx = 0."""
 
     node_name = "FillBackward3"
 
     @staticmethod
     def forward(ctx, x, value):
-        return x._new(x._xp.full_like(x._data, value._data))
+        x._data[...] = value._data
+        ctx.mark_dirty(x)
+        return x
 
     @staticmethod
     def backward(ctx, grad):
@@ -210,33 +221,25 @@ class FillTensor(Function):
 
 def fill_(x: Tensor, value: Tensor | float) -> Tensor:
     """Set every element to ``value`` in place."""
-    check_inplace(x)
-    if not _recording(x, value):
-        x._data[...] = value._data if is_tensor(value) else value
-        x._bump_version()
-        return x
-    if is_tensor(value):
-        if value.ndim:
-            raise RuntimeError(
-                "fill_ only supports 0-dimension value tensor but got tensor with "
-                f"{value.ndim} dimensions."
-            )
-        return apply_inplace(x, FillTensor.apply(x, value))
-    return apply_inplace(x, (Zero if value == 0 and type(value) is int else Fill).apply(x, value))
+    check_inplace(x, others=(value,))
+    if not is_tensor(value):
+        return (Zero if value == 0 and type(value) is int else Fill).apply(x, value)
+    if value.ndim and _recording(x, value):
+        raise RuntimeError(
+            "fill_ only supports 0-dimension value tensor but got tensor with "
+            f"{value.ndim} dimensions."
+        )
+    return FillTensor.apply(x, value)
 
 
 def zero_(x: Tensor) -> Tensor:
     """Set every element to 0 in place (what you do to ``.grad`` between steps)."""
     check_inplace(x)
-    if not _recording(x):
-        x._data[...] = 0
-        x._bump_version()
-        return x
-    return apply_inplace(x, Zero.apply(x, 0))
+    return Zero.apply(x, 0)
 
 
 class Copy(Function):
-    """out = src (broadcast to x's shape, cast to x's dtype);  dsrc = dout summed back to
+    """x = src (broadcast to x's shape, cast to x's dtype);  dsrc = dout summed back to
     src's shape, dx = 0 (x's old values are gone)."""
 
     node_name = "CopyBackwards"
@@ -244,8 +247,9 @@ class Copy(Function):
     @staticmethod
     def forward(ctx, x, src):
         ctx.src_shape = src.shape
-        out = x._xp.broadcast_to(src._data, x.shape).astype(x._data.dtype)
-        return x._new(out)
+        x._data[...] = src._data
+        ctx.mark_dirty(x)
+        return x
 
     @staticmethod
     def backward(ctx, grad):
@@ -268,17 +272,13 @@ def _check_broadcast(shape, src_shape) -> None:
 
 def copy_(x: Tensor, src: Tensor) -> Tensor:
     """Copy ``src``'s values into ``x`` (broadcasting, casting); gradients flow to ``src``."""
-    check_inplace(x)
+    check_inplace(x, others=(src,))
     if not is_tensor(src):
         src = x._new(x._xp.asarray(src, dtype=x._data.dtype))
     if src._device != x._device:
         src = src.to(x._device)
     _check_broadcast(x.shape, src.shape)
-    if not _recording(x, src):
-        x._data[...] = src._data
-        x._bump_version()
-        return x
-    return apply_inplace(x, Copy.apply(x, src))
+    return Copy.apply(x, src)
 
 
 def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
@@ -287,7 +287,8 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     a CopySlices), IndexPutBackward0 for lists, tensors and masks, fill_/copy_ for
     ``x[...] = v``."""
     view = is_view_key(key)
-    check_inplace(x, view=view, written=x._data[key_data(key, x._xp)] if view else None)
+    check_inplace(x, view=view, written=x._data[key_data(key, x._xp)] if view else None,
+                  others=(value,))
     if not is_tensor(value):
         value = x._new(x._xp.asarray(value, dtype=x._data.dtype))
     elif value._device != x._device:  # PyTorch copies across devices, except into index_put
@@ -295,12 +296,11 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
             same_device(x, value)
         value = value.to(x._device)
     if not _recording(x, value):
-        x._data[key_data(key, x._xp)] = value._data
-        x._bump_version()
+        IndexPut.apply(x, key_data(key, x._xp), value)
         return
     if is_whole_key(key):
         if value.ndim == 0:
-            apply_inplace(x, FillTensor.apply(x, value))
+            FillTensor.apply(x, value)
         else:
             copy_(x, value)
         return
@@ -308,5 +308,4 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     if target is not None and target._base is not None:
         copy_(target, value)  # as in PyTorch: a copy into the view x[key] re-makes x's history
         return
-    apply_inplace(x, IndexPut.apply(x, key_data(key, x._xp), value.to(x.dtype),
-                                    index_sources(key)))
+    IndexPut.apply(x, key_data(key, x._xp), value.to(x.dtype), index_sources(key))

@@ -87,19 +87,18 @@ def masked_fill_(x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
 
 
 class IndexPutAccumulate(Function):
-    """out = x with value added at the indices (repeated indices add up, unlike a write);
-    dx = dout,  dvalue = dout[indices] (summed back to value's shape)."""
+    """x with value added at the indices, in place (repeated indices add up, unlike a
+    write);  dx = dout,  dvalue = dout[indices] (summed back to value's shape)."""
 
     node_name = "IndexPutBackward0"
 
     @staticmethod
     def forward(ctx, x, key, value):
-        xp = x._xp
+        xp, out = x._xp, x._data
         ctx.key, ctx.value_shape = key, value.shape
-        out = x._data.copy()
-        target_shape = out[key].shape
-        xp.add.at(out, key, xp.broadcast_to(value._data.astype(out.dtype), target_shape))
-        return x._new(out)
+        xp.add.at(out, key, xp.broadcast_to(value._data.astype(out.dtype), out[key].shape))
+        ctx.mark_dirty(x)
+        return x
 
     @staticmethod
     def backward(ctx, grad):
@@ -120,9 +119,9 @@ def index_put_(x: Tensor, indices: tuple[Tensor, ...], values: Tensor,
         return x
     if not is_tensor(values):
         values = x._new(x._xp.asarray(values, dtype=x._data.dtype))
-    check_inplace(x)
+    check_inplace(x, others=(values,))
     array_key = tuple(i._data if is_tensor(i) else i for i in key)
-    return apply_inplace(x, IndexPutAccumulate.apply(x, array_key, values))
+    return IndexPutAccumulate.apply(x, array_key, values)
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:

@@ -31,7 +31,7 @@ class Split(Function):
         ctx.dim = dim
         pieces, start, lead = [], 0, (slice(None),) * dim
         for size in sizes:
-            pieces.append(view_of(x, x._data[lead + (slice(start, start + size),)]))
+            pieces.append(view_of(x, x._data[lead + (slice(start, start + size),)], True))
             start += size
         return tuple(pieces)
 
@@ -53,7 +53,7 @@ class Unbind(Function):
     def forward(ctx, x, dim):
         ctx.dim = dim
         lead = (slice(None),) * dim
-        return tuple(view_of(x, x._data[lead + (i, ...)]) for i in range(x.shape[dim]))
+        return tuple(view_of(x, x._data[lead + (i, ...)], True) for i in range(x.shape[dim]))
 
     @staticmethod
     def backward(ctx, *grads):
