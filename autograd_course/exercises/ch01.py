@@ -1,6 +1,6 @@
-"""Chapter 1 exercises: a slope by finite differences, a gradient by hand, leaves, and the
-first steps of the learner's own scalar ``Value`` (multiplication, a backward pass by hand,
-and the ``+=`` accumulation bug)."""
+"""Chapter 1 exercises: a slope by finite differences and the step h that makes it most
+accurate, a gradient by hand, leaves, and the first steps of the learner's own scalar ``Value``
+(multiplication, a backward pass by hand, and the ``+=`` accumulation bug)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Chapter 2 exercises: build a Jacobian row by row; choose the ``gradient`` of a backward;
-sum a broadcast gradient back to its input's shape; ``**`` and ``tanh`` for the learner's
-``Value``."""
+sum a broadcast gradient back to its input's shape; ``**``, ``tanh`` and the other operators
+(``-``, ``/``, numbers on the left) for the learner's ``Value``; a loss that knows the labels
+(loss versus metric)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Chapter 3 exercises: walk a graph to its leaves; predict the graph a loop builds; change a
 gradient on its way with a hook; give the learner's ``Value`` ``exp`` and its own
-``backward()``."""
+``backward()``; one training step of the network built on it."""
 
 from __future__ import annotations
 
