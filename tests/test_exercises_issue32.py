@@ -259,3 +259,15 @@ def test_draw_graph_draws_any_object_of_the_same_shape():
     source = ag.viz.draw_graph(y, params={"x": x}).source
     assert source.count("n2 -> n1") == 2  # x used twice: two edges, as for a tensor
     assert "<b>x</b>" in source and "<b>+</b>" in source
+
+
+def test_draw_graph_of_a_long_value_chain_stops_at_max_nodes_and_counts_the_rest():
+    x = Value(1.0)
+    y = x
+    for _ in range(3000):  # deeper than Python's recursion limit: the walks are iterative
+        y = y * 1.0
+    source = ag.viz.draw_graph(y, max_nodes=20).source
+    # 3000 operations, 3001 values along the chain and 3000 constants 1.0: 9001 nodes
+    drawn = source.count("[label=")  # the summary node included
+    assert f"… {9001 - (drawn - 1):,} more nodes" in source
+    assert ag.viz.draw_graph(y, max_nodes=20, lang="zh").source.count("另有") == 1

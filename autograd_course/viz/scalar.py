@@ -30,6 +30,7 @@ from .graph import (
     VizNode,
 )
 from .values import values_text
+from .words import words
 
 
 def is_scalar_value(obj) -> bool:
@@ -76,8 +77,8 @@ def value_model(roots, params=None, max_nodes: int = 200, lang: str = "en") -> G
         value_node(r)
         queue.append(r)
     expanded: set = set()
+    frontier: list = []  # values whose inputs were not drawn (past max_nodes)
     more: list = []  # the one summary node, once needed
-    hidden = 0
     while queue:
         v = queue.popleft()
         if id(v) in expanded or not v._prev:
@@ -87,17 +88,37 @@ def value_model(roots, params=None, max_nodes: int = 200, lang: str = "en") -> G
             if not more:
                 more.append(add(MORE, ""))
             edges.append(VizEdge(more[0], drawn[id(v)], MORE_EDGE))
-            hidden += 1
+            frontier.append(v)
             continue
         op = add(FUNCTION, str(getattr(v, "_op", "") or "?"))
         edges.append(VizEdge(op, drawn[id(v)]))
         for slot, child in enumerate(v._prev):
             edges.append(VizEdge(value_node(child), op, slot=slot))
             queue.append(child)
-    model = GraphModel(nodes, edges, [drawn[id(r)] for r in roots], hidden=hidden, lang=lang)
+    model = GraphModel(nodes, edges, [drawn[id(r)] for r in roots], lang=lang)
     if more:
-        model.by_id()[more[0]].title = f"… {hidden}"
+        model.hidden = _count_hidden(frontier, drawn)
+        model.by_id()[more[0]].title = words(lang)["more_nodes"].format(count=model.hidden)
     return model
+
+
+def _count_hidden(frontier: list, drawn: dict) -> int:
+    """The operations and values below ``frontier`` that were not drawn (iteratively)."""
+    seen: set = set()
+    stack = list(frontier)
+    count = 0
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if v._prev:
+            count += 1  # its operation
+        for child in v._prev:
+            if id(child) not in drawn and id(child) not in seen:
+                count += 1  # the value itself
+                stack.append(child)
+    return count
 
 
 def value_text(model: GraphModel) -> str:
