@@ -33,6 +33,7 @@ from autograd_course.exercises import (
     ch09,
     ch10,
     messages,
+    value,
 )
 from autograd_course.exercises.messages_en import MESSAGES as EN
 from autograd_course.exercises.messages_zh import MESSAGES as ZH
@@ -271,6 +272,19 @@ def _identity_backward(ctx, g):
     return g
 
 
+class _SubWithoutGraph(Value):
+    def __sub__(self, other):
+        return type(self)(self.data - other.data)
+
+
+def _step_without_zero_grad(model, xs, ys, lr):
+    loss = value.mse(model, xs, ys)
+    loss.backward()
+    for p in model.parameters():
+        p.data -= lr * p.grad
+    return loss
+
+
 WRONG = {
     "ch00.check_first_grads": (ch00.check_first_grads, (5.0, 2.0)),
     "ch00.check_grad_fn_names": (ch00.check_grad_fn_names, (["x"] * 5,)),
@@ -280,14 +294,18 @@ WRONG = {
     "ch01.check_value_mul": (ch01.check_value_mul, (_MulForwardWrong,)),
     "ch01.check_manual_backward": (ch01.check_manual_backward, _manual_backward_stopped_early()),
     "ch01.check_value_accumulates": (ch01.check_value_accumulates, (_AddOverwrites,)),
+    "ch01.check_best_step": (ch01.check_best_step, (1e-12,)),
     "ch02.check_jacobian": (ch02.check_jacobian, (lambda f, x: 42.0,)),
     "ch02.check_mean_gradient": (ch02.check_mean_gradient, ([1.0, 1.0],)),
     "ch02.check_unbroadcast": (ch02.check_unbroadcast, (lambda g, shape: g,)),
     "ch02.check_value_pow_tanh": (ch02.check_value_pow_tanh, (_PowNoLocalDerivative,)),
+    "ch02.check_value_operators": (ch02.check_value_operators, (_SubWithoutGraph,)),
+    "ch02.check_loss": (ch02.check_loss, (lambda p, labels: (p - labels).sum(),)),
     "ch03.check_find_leaves": (ch03.check_find_leaves, (lambda t: [],)),
     "ch03.check_loop_graph": (ch03.check_loop_graph, (1, [0.0, 0.0])),
     "ch03.check_clip_hook": (ch03.check_clip_hook, (lambda g: g * 1,)),
     "ch03.check_value_backward": (ch03.check_value_backward, (_BackwardOnlyTop,)),
+    "ch03.check_train_step": (ch03.check_train_step, (_step_without_zero_grad,)),
     "ch04.check_sigmoid_mse_grad": (ch04.check_sigmoid_mse_grad, (lambda z, y: z * 0,)),
     "ch04.check_batch_gradients": (ch04.check_batch_gradients, (lambda w, batches: [w],)),
     "ch04.check_two_losses": (ch04.check_two_losses, (lambda w, x: 5.0,)),

@@ -1,10 +1,12 @@
-"""Chapter 1 exercises: a slope by finite differences, a gradient by hand, leaves, and the
-first steps of the learner's own scalar ``Value`` (multiplication, a backward pass by hand,
-and the ``+=`` accumulation bug)."""
+"""Chapter 1 exercises: a slope by finite differences and the step h that makes it most
+accurate, a gradient by hand, leaves, and the first steps of the learner's own scalar ``Value``
+(multiplication, a backward pass by hand, and the ``+=`` accumulation bug)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from .. import tensor
 from ._common import (
@@ -257,3 +259,47 @@ def check_value_accumulates(value_cls: Any) -> None:
     if not (_close(a.grad, b.data + 1.0) and _close(b.grad, a.data)):
         raise Mismatch(msg("ch01.accumulate.across_nodes", b_plus_1=b.data + 1, a=a.data,
                            a_grad=a.grad, b_grad=b.grad))
+
+
+# --- the error of a finite difference against its step h ----------------------------------------
+STEPS = 10.0 ** -np.arange(1, 17)  # h = 1e-1 ... 1e-16, one per decade
+
+
+def difference_error(h: Any, dtype: Any = np.float64, central: bool = True) -> float:
+    """|estimate - f'(2)| of the central (or forward) difference of f at 2, computed in
+    ``dtype`` (numpy's float32 or float64) with step ``h``."""
+    x, h = dtype(SLOPE_AT), dtype(h)
+    if central:
+        estimate = (slope_function(x + h) - slope_function(x - h)) / (dtype(2) * h)
+    else:
+        estimate = (slope_function(x + h) - slope_function(x)) / h
+    return abs(float(estimate) - (3 * SLOPE_AT ** 2 - 2))
+
+
+def best_step(dtype: Any = np.float64, central: bool = True) -> float:
+    """The step among ``STEPS`` with the smallest :func:`difference_error`."""
+    return float(min(STEPS, key=lambda h: difference_error(h, dtype, central)))
+
+
+@checker
+def check_best_step(h: Any) -> None:
+    """Exercise 1.7: the step h at which the central difference of f at 2, in float64, is most
+    accurate, within a factor of 10 (its error curve is flat near the bottom)."""
+    require_attempt(h)
+    try:
+        h = float(to_numpy(h).reshape(-1)[0])
+    except (TypeError, ValueError, IndexError) as e:
+        raise Mismatch(msg("ch01.step.not_a_number")) from e
+    if not h > 0 or not np.isfinite(h):
+        raise Mismatch(msg("ch01.step.positive"))
+    decades = float(np.log10(h))
+    best = best_step()
+    if abs(decades - np.log10(best)) <= 1 + 1e-9:
+        return
+    if abs(decades - np.log10(best_step(np.float32))) <= 0.5:
+        raise Mismatch(msg("ch01.step.float32"))
+    if abs(decades - np.log10(best_step(central=False))) <= 0.5:
+        raise Mismatch(msg("ch01.step.forward"))
+    if h < best:
+        raise Mismatch(msg("ch01.step.round_off", h=h, error=difference_error(h)))
+    raise Mismatch(msg("ch01.step.truncation", h=h, error=difference_error(h)))

@@ -1,6 +1,7 @@
 """Chapter 2 exercises: build a Jacobian row by row; choose the ``gradient`` of a backward;
-sum a broadcast gradient back to its input's shape; ``**`` and ``tanh`` for the learner's
-``Value``."""
+sum a broadcast gradient back to its input's shape; ``**``, ``tanh`` and the other operators
+(``-``, ``/``, numbers on the left) for the learner's ``Value``; a loss that knows the labels
+(loss versus metric)."""
 
 from __future__ import annotations
 
@@ -204,3 +205,107 @@ def check_value_pow_tanh(value_cls: Any) -> None:
             node._backward()
         if abs(x.grad - (3 * x0 ** 2 + 1 - t ** 2)) > 1e-9:
             raise Mismatch(msg("ch02.value.twice"))
+
+
+# --- the learner's Value: operators made of operations it already has ----------------------------
+def backprop(root: Any) -> None:
+    """Run every ``_backward`` below ``root`` (with ``root.grad = 1``) in reverse topological
+    order, as chapter 3's ``Value.backward()`` does; iterative."""
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+        elif id(node) not in seen:
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in getattr(node, "_prev", ()))
+    root.grad = 1.0
+    for node in reversed(order):
+        node._backward()
+
+
+A0, B0 = 3.0, -2.0
+# expression, the method it calls, forward, d/da, d/db (at a = A0, b = B0)
+OPERATOR_CASES = [
+    ("-a", "__neg__", lambda a, b: -a, -A0, -1.0, 0.0),
+    ("a - b", "__sub__", lambda a, b: a - b, A0 - B0, 1.0, -1.0),
+    ("2 - a", "__rsub__", lambda a, b: 2 - a, 2 - A0, -1.0, 0.0),
+    ("a / b", "__truediv__", lambda a, b: a / b, A0 / B0, 1 / B0, -A0 / B0 ** 2),
+    ("2 / a", "__rtruediv__", lambda a, b: 2 / a, 2 / A0, -2 / A0 ** 2, 0.0),
+    ("2 + a", "__radd__", lambda a, b: 2 + a, 2 + A0, 1.0, 0.0),
+    ("2 * a", "__rmul__", lambda a, b: 2 * a, 2 * A0, 2.0, 0.0),
+]
+
+
+@checker
+def check_value_operators(value_cls: Any) -> None:
+    """Exercise 2.5: ``-a``, ``a - b``, ``2 - a``, ``a / b``, ``2 / a``, ``2 + a`` and ``2 * a``
+    on the learner's ``Value``: each result's data, and the gradients a backward pass through
+    it sends to a and b (each operator built from ``+``, ``*`` and ``**``, or with its own
+    correct ``_backward``)."""
+    require_attempt(value_cls)
+    for expr, name, op, want, want_a, want_b in OPERATOR_CASES:
+        method = getattr(value_cls, name, None)
+        if method is not None and has_placeholder_body(method):
+            raise NotAttempted
+        a, b = value_cls(A0), value_cls(B0)
+        try:
+            out = op(a, b)
+        except TypeError as e:
+            raise Mismatch(msg("ch02.ops.missing", expr=expr, method=name)) from e
+        if out is None:
+            raise returned_none(method)
+        if not hasattr(out, "data") or not hasattr(out, "_backward"):
+            raise Mismatch(msg("ch01.value.not_a_value", what=expr, type=type(out).__name__))
+        if name in ("__rsub__", "__rtruediv__") and abs(out.data - op(A0, B0)) > 1e-9 and \
+                abs(out.data - (A0 - 2 if name == "__rsub__" else A0 / 2)) < 1e-9:
+            raise Mismatch(msg("ch02.ops.swapped", expr=expr, method=name))
+        if abs(out.data - want) > 1e-9:
+            raise Mismatch(msg("ch02.ops.forward", expr=expr, got=out.data, want=want))
+        backprop(out)
+        if a.grad == 0.0 and b.grad == 0.0:
+            raise Mismatch(msg("ch02.ops.no_graph", expr=expr))
+        if abs(a.grad - want_a) > 1e-9 or abs(b.grad - want_b) > 1e-9:
+            raise Mismatch(msg("ch02.ops.grad", expr=expr, a_grad=a.grad, b_grad=b.grad,
+                               want_a=want_a, want_b=want_b))
+
+
+# --- loss versus metric -----------------------------------------------------------------------
+def _loss_gradient(loss: Any, prediction: np.ndarray, labels: np.ndarray) -> tuple:
+    """(the loss's value, d loss / d prediction) for the learner's ``loss(prediction, labels)``."""
+    p = tensor(prediction, dtype=float64, requires_grad=True)
+    out = call_learner(loss, p, tensor(labels, dtype=float64))
+    if not isinstance(out, Tensor) or out.numel() != 1:
+        raise Mismatch(msg("ch02.loss.scalar"))
+    if not out.requires_grad:
+        raise Mismatch(msg("ch02.loss.no_grad"))
+    out.backward()
+    gradient = to_numpy(p.grad) if p.grad is not None else np.zeros_like(prediction)
+    return float(out.item()), gradient
+
+
+@checker
+def check_loss(loss: Any) -> None:
+    """Exercise 2.6: ``loss(prediction, labels)`` is a scalar that gradient descent can
+    minimise: 0 when prediction equals labels, a gradient that depends on the labels, and a
+    step against the gradient moves every prediction towards its label."""
+    require_attempt(loss)
+    rng = np.random.default_rng()
+    labels = rng.uniform(0, 1, size=6)
+    prediction = labels + np.array([1.0, -1.0, 1.0, -1.0, -1.0, 1.0]) * rng.uniform(0.2, 0.5, 6)
+    _, g = _loss_gradient(loss, prediction, labels)
+    if np.allclose(g, 0.0):
+        raise Mismatch(msg("ch02.loss.zero_grad"))
+    # the labels mirrored through the predictions: every error changes sign
+    _, g_other = _loss_gradient(loss, prediction, 2 * prediction - labels)
+    if np.allclose(g, g_other):
+        raise Mismatch(msg("ch02.loss.ignores_labels"))
+    towards = g * (prediction - labels)
+    if np.all(towards < 0):
+        raise Mismatch(msg("ch02.loss.sign"))
+    if not np.all(towards > 0):
+        raise Mismatch(msg("ch02.loss.direction"))
+    perfect, _ = _loss_gradient(loss, labels, labels)
+    if abs(perfect) > 1e-9:
+        raise Mismatch(msg("ch02.loss.not_zero", value=perfect))

@@ -1,6 +1,6 @@
 """Chapter 3 exercises: walk a graph to its leaves; predict the graph a loop builds; change a
 gradient on its way with a hook; give the learner's ``Value`` ``exp`` and its own
-``backward()``."""
+``backward()``; one training step of the network built on it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import Tensor, float64, tensor
 from ..autograd.function import Node
+from . import value
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -232,3 +233,50 @@ def check_value_backward(value_cls: Any) -> None:
         raise Mismatch(msg("ch03.backward.recursion")) from err
     if abs(deep.grad - 1.0) > 1e-9:
         raise Mismatch(msg("ch03.backward.deep", got=deep.grad))
+
+
+# --- a training step on the learner's network ----------------------------------------------------
+STEP_LR = 0.1
+STALE_GRAD = 0.5  # what the previous step left in every .grad
+
+
+def _step_problem() -> tuple:
+    """Six points, their ±1 targets, and a small MLP on the course's Value (fixed weights)."""
+    rng = np.random.default_rng(3)
+    xs = rng.uniform(-1, 1, size=(6, 2))
+    ys = np.where(xs[:, 0] * xs[:, 1] > 0, 1.0, -1.0)
+    return xs, ys, value.MLP(2, [3, 1], rng)
+
+
+@checker
+def check_train_step(train_step: Any) -> None:
+    """Exercise 3.5: ``train_step(model, xs, ys, lr)``: zero every parameter's grad, compute
+    ``mse``, run ``backward()``, move every parameter by ``-lr * grad``, return the loss.
+
+    Every ``.grad`` starts at a stale 0.5 (left by a previous step), so a step that forgets to
+    zero them moves the parameters by the wrong amount at once.
+    """
+    require_attempt(train_step)
+    xs, ys, model = _step_problem()
+    _, _, reference = _step_problem()
+    for p in model.parameters() + reference.parameters():
+        p.grad = STALE_GRAD
+    before = np.array([p.data for p in model.parameters()])
+    loss = call_learner(train_step, model, xs, ys, STEP_LR)
+    want_loss = value.train_step(reference, xs, ys, STEP_LR)
+    grads = np.array([p.grad for p in reference.parameters()])
+    got = np.array([p.data for p in model.parameters()])
+    if np.allclose(got, before, rtol=0, atol=1e-12):
+        if all(p.grad == 0.0 for p in model.parameters()):
+            raise Mismatch(msg("ch03.step.zeroed_late"))
+        raise Mismatch(msg("ch03.step.no_update"))
+    if np.allclose(got, before - STEP_LR * (grads + STALE_GRAD), rtol=0, atol=1e-9):
+        raise Mismatch(msg("ch03.step.zero_grad"))
+    if np.allclose(got, before + STEP_LR * grads, rtol=0, atol=1e-9):
+        raise Mismatch(msg("ch03.step.sign"))
+    if np.allclose(got, before - grads, rtol=0, atol=1e-9):
+        raise Mismatch(msg("ch03.step.lr"))
+    if not np.allclose(got, before - STEP_LR * grads, rtol=0, atol=1e-9):
+        raise Mismatch(msg("ch03.step.wrong"))
+    if not hasattr(loss, "data") or abs(float(loss.data) - want_loss.data) > 1e-9:
+        raise Mismatch(msg("ch03.step.loss", want=want_loss.data))

@@ -137,6 +137,20 @@ MESSAGES: dict[str, str] = {
                                  "2a = 6",
     "ch01.accumulate.across_nodes": "for L = a*b + a expected a.grad = b + 1 = {b_plus_1:g} "
                                     "and b.grad = a = {a:g}, got {a_grad:g} and {b_grad:g}",
+    "ch01.step.not_a_number": "best_h should be one number, a step such as 1e-3",
+    "ch01.step.positive": "a step must be a positive number such as 1e-3",
+    "ch01.step.float32": "that step is the best one in float32, whose numbers keep about 7 "
+                         "digits; in float64 (about 16 digits) the round-off error is far "
+                         "smaller, so the best step is smaller too: read the float64 curve",
+    "ch01.step.forward": "that is where the *forward* difference is best; the central one's "
+                         "truncation error shrinks like h² instead of h, so its best step is "
+                         "larger",
+    "ch01.step.round_off": "too small: at h = {h:.0e} the error is {error:.1e}, round-off: "
+                           "f(2 + h) and f(2 - h) agree in almost all their digits, and their "
+                           "difference keeps only the few that differ",
+    "ch01.step.truncation": "too large: at h = {h:.0e} the error is {error:.1e}, truncation: "
+                            "the difference quotient still sees the curve bend (error h² for "
+                            "this cubic)",
     # --- chapter 2 --------------------------------------------------------------------------------
     "ch02.jacobian.name": "your Jacobian of {f}",
     "ch02.jacobian.cumulative": "each row contains the rows before it: backward() *adds* into "
@@ -175,6 +189,37 @@ MESSAGES: dict[str, str] = {
                        "1 - x**2",
     "ch02.tanh.wrong": "tanh: x.grad is {got:.6g} at x = {x0}, out.grad = 1.5; expected "
                        "{want:.6g}",
+    "ch02.ops.missing": "{expr} raised TypeError: Python asks the Value on the right for "
+                        "{method} when the number on the left does not know Value; define it",
+    "ch02.ops.swapped": "{expr} computed the operands the other way round: {method} is called "
+                        "with self = a and other = 2, for 2 - a or 2 / a: other comes first",
+    "ch02.ops.forward": "{expr} at a = 3, b = -2 gave data {got:.6g}, expected {want:.6g}",
+    "ch02.ops.no_graph": "{expr} has the right data but sends no gradient back: a Value made "
+                         "from plain numbers has no _prev and no _backward; build it from "
+                         "operations that have them (self * -1, self + (-other), "
+                         "self * other ** -1)",
+    "ch02.ops.grad": "{expr}: backward gave a.grad = {a_grad:.6g}, b.grad = {b_grad:.6g}, "
+                     "expected {want_a:.6g} and {want_b:.6g}",
+    "ch02.loss.scalar": "a loss is one number: return a tensor with one element (reduce with "
+                        ".mean() or .sum())",
+    "ch02.loss.no_grad": "your loss does not require grad: a comparison (==, >) or an accuracy "
+                         "gives 0/1 values that record no operation; compute a difference "
+                         "instead",
+    "ch02.loss.zero_grad": "your loss has gradient 0 for every prediction, like an accuracy: "
+                           "gradient descent would never move; use a smooth function of "
+                           "prediction - labels",
+    "ch02.loss.ignores_labels": "the gradient is the same whatever the labels (as for "
+                                "(prediction - labels).sum(), whose gradient is 1 everywhere): "
+                                "a loss must say which way each prediction should move",
+    "ch02.loss.sign": "a step against your gradient moves every prediction *away* from its "
+                      "label: gradient descent minimises, so the loss must grow with the "
+                      "distance",
+    "ch02.loss.direction": "a step against your gradient moves some predictions away from "
+                           "their labels: each prediction's gradient should follow its own "
+                           "error (prediction - labels), as in ((prediction - labels) ** 2)"
+                           ".mean()",
+    "ch02.loss.not_zero": "your loss is {value:.4g} when prediction equals labels; it should "
+                          "be 0 there, its lowest value",
     # --- chapter 3 --------------------------------------------------------------------------------
     "ch03.graph.chain": "a * b chain",
     "ch03.graph.diamond": "diamond (x used twice)",
@@ -219,6 +264,20 @@ MESSAGES: dict[str, str] = {
                                "then reversed",
     "ch03.backward.deep": "on a 3000-step chain of `* 1.0` the first value got grad {got:g}, "
                           "expected 1",
+    "ch03.step.no_update": "the parameters did not change: move each by -lr * p.grad "
+                           "(p.data -= lr * p.grad)",
+    "ch03.step.zeroed_late": "the parameters did not change and every grad is 0: you zeroed "
+                             "the grads after backward() and before the update; zero them "
+                             "first, before the forward pass",
+    "ch03.step.zero_grad": "the update used the gradient plus what the previous step left in "
+                           ".grad: backward() adds (+=), so set every p.grad = 0.0 before "
+                           "the forward pass",
+    "ch03.step.sign": "the parameters moved uphill: subtract lr * p.grad",
+    "ch03.step.lr": "the parameters moved by the whole gradient: multiply it by lr",
+    "ch03.step.wrong": "the parameters did not move by -lr * grad of mse(model, xs, ys): zero "
+                       "the grads, compute the loss, call loss.backward(), then update",
+    "ch03.step.loss": "return the loss Value of this step, computed before the update "
+                      "(expected data {want:.6g})",
     # --- chapter 4 --------------------------------------------------------------------------------
     "ch04.your_gradient": "your gradient",
     "ch04.mse.your_gradient_is": "your gradient is {hint}",

@@ -130,6 +130,16 @@ MESSAGES: dict[str, str] = {
     "ch01.accumulate.mul_wrong": "a = 3 时 p = a * a 之后 a.grad 是 {a_grad:g}；应为 2a = 6",
     "ch01.accumulate.across_nodes": "对 L = a*b + a，a.grad 应为 b + 1 = {b_plus_1:g}，b.grad "
                                     "应为 a = {a:g}，你得到的是 {a_grad:g} 和 {b_grad:g}",
+    "ch01.step.not_a_number": "best_h 应该是一个数，即一个步长，例如 1e-3",
+    "ch01.step.positive": "步长必须是正数，例如 1e-3",
+    "ch01.step.float32": "这是 float32 下最好的步长，float32 只保留约 7 位有效数字；float64（约 16 "
+                         "位）的舍入误差小得多，所以最好的步长也更小：请看 float64 的曲线",
+    "ch01.step.forward": "这是“向前”差分最好的位置；中心差分的截断误差像 h² 而不是 h 那样缩小，"
+                         "所以它最好的步长更大",
+    "ch01.step.round_off": "太小了：h = {h:.0e} 时误差为 {error:.1e}，这是舍入误差：f(2 + h) 与 "
+                           "f(2 - h) 几乎所有数位都相同，相减之后只剩下不同的那几位",
+    "ch01.step.truncation": "太大了：h = {h:.0e} 时误差为 {error:.1e}，这是截断误差：差商仍能"
+                            "“看到”曲线的弯曲（对这个三次函数，误差为 h²）",
     # --- 第 2 章 --------------------
     "ch02.jacobian.name": "你求出的 {f} 的雅可比矩阵（Jacobian）",
     "ch02.jacobian.cumulative": "每一行都包含了它前面的各行：backward() 会把梯度“累加”到 x.grad "
@@ -164,6 +174,30 @@ MESSAGES: dict[str, str] = {
     "ch02.tanh.not_x": "tanh：导数是 1 - tanh(x)**2，其中 tanh(x) = out.data，而不是 1 - x**2",
     "ch02.tanh.wrong": "tanh：x = {x0}、out.grad = 1.5 时 x.grad 是 {got:.6g}；应为 "
                        "{want:.6g}",
+    "ch02.ops.missing": "{expr} 抛出了 TypeError：左边的数不认识 Value 时，Python 会调用右边那个 "
+                        "Value 的 {method}；请定义它",
+    "ch02.ops.swapped": "{expr} 把两个操作数算反了：对于 2 - a 或 2 / a，调用 {method} 时 "
+                        "self = a、other = 2，other 在前",
+    "ch02.ops.forward": "{expr} 在 a = 3、b = -2 时得到的 data 是 {got:.6g}，应为 {want:.6g}",
+    "ch02.ops.no_graph": "{expr} 的 data 对了，却没有把梯度传回去：用普通数字新建的 Value 没有 "
+                         "_prev，也没有 _backward；请用已有这两者的运算来构造它（self * -1、"
+                         "self + (-other)、self * other ** -1）",
+    "ch02.ops.grad": "{expr}：反向传播得到 a.grad = {a_grad:.6g}、b.grad = {b_grad:.6g}，"
+                     "应为 {want_a:.6g} 和 {want_b:.6g}",
+    "ch02.loss.scalar": "损失是一个数：请返回只有一个元素的张量（用 .mean() 或 .sum() 归约）",
+    "ch02.loss.no_grad": "你的损失不需要梯度：比较（==、>）或准确率得到的是 0/1 值，不记录任何"
+                         "运算；请改为计算差值",
+    "ch02.loss.zero_grad": "你的损失对每个预测的梯度都是 0，和准确率一样：梯度下降永远不会移动；"
+                           "请用 prediction - labels 的一个光滑函数",
+    "ch02.loss.ignores_labels": "无论标签是什么，梯度都一样（就像 (prediction - labels).sum()，"
+                                "它的梯度处处为 1）：损失必须指明每个预测该往哪边移动",
+    "ch02.loss.sign": "沿你的梯度的反方向走一步，每个预测都“远离”了它的标签：梯度下降求的是最小"
+                      "值，所以损失应当随距离增大而增大",
+    "ch02.loss.direction": "沿你的梯度的反方向走一步，有些预测远离了它的标签：每个预测的梯度应当"
+                           "跟随它自己的误差 (prediction - labels)，例如 "
+                           "((prediction - labels) ** 2).mean()",
+    "ch02.loss.not_zero": "prediction 等于 labels 时你的损失是 {value:.4g}；它在那里应当是 0，"
+                          "即最小值",
     # --- 第 3 章 --------------------
     "ch03.graph.chain": "a * b 链",
     "ch03.graph.diamond": "菱形图（x 被用了两次）",
@@ -204,6 +238,17 @@ MESSAGES: dict[str, str] = {
                                "用显式的栈做深度优先遍历，一个值的所有输入都处理完之后才把它加入列表"
                                "（后序），最后把列表反过来",
     "ch03.backward.deep": "在 3000 步 `* 1.0` 的长链上，第一个值得到的梯度是 {got:g}，应为 1",
+    "ch03.step.no_update": "参数没有变化：把每个参数移动 -lr * p.grad（p.data -= lr * p.grad）",
+    "ch03.step.zeroed_late": "参数没有变化，而且每个梯度都是 0：你在 backward() 之后、更新之前"
+                             "把梯度清零了；请先清零，再做正向计算",
+    "ch03.step.zero_grad": "这次更新用的是梯度加上一步留在 .grad 里的值：backward() 是累加（+=）"
+                           "的，所以要在正向计算之前把每个 p.grad 设为 0.0",
+    "ch03.step.sign": "参数往上坡走了：应当减去 lr * p.grad",
+    "ch03.step.lr": "参数移动了整个梯度：请乘以 lr",
+    "ch03.step.wrong": "参数没有按 mse(model, xs, ys) 的 -lr * 梯度移动：先把梯度清零，计算损失，"
+                       "调用 loss.backward()，再更新",
+    "ch03.step.loss": "请返回这一步的损失（一个 Value），它是在更新之前算出的（data 应为 "
+                      "{want:.6g}）",
     # --- 第 4 章 --------------------
     "ch04.your_gradient": "你的梯度",
     "ch04.mse.your_gradient_is": "你的梯度{hint}",

@@ -12,9 +12,13 @@ d this value, filled by the backward pass), the values it was computed from (``_
 
 ``+=``, not ``=``: a value used twice receives one contribution per use (the bug of chapter 1).
 The classes build on each other the way the chapters do: :class:`ValueAddMul` is where chapter 1
-ends, :class:`ValuePowTanh` adds chapter 2's operations, and :class:`Value` adds ``exp`` and an
-iterative ``backward()`` (chapter 3). Every result is made with ``type(self)``, so a learner's
-subclass keeps its own methods on the values it produces. The checkers use these as references.
+ends, :class:`ValuePowTanh` adds chapter 2's operations, :class:`ValueOps` the operators built
+from them (``-a``, ``a - b``, ``a / b`` through ``b ** -1``, and ``2 + a``, ``2 - a``...: no new
+backward rule), and :class:`Value` adds ``exp`` and an iterative ``backward()`` (chapter 3).
+Every result is made with ``type(self)``, so a learner's subclass keeps its own methods on the
+values it produces. Each result records its operation in ``_op``, so ``ag.viz.draw_graph`` can
+draw it. :class:`Neuron`, :class:`Layer` and :class:`MLP` are chapter 3's network on
+:class:`Value`. The checkers use these as references.
 """
 
 from __future__ import annotations
@@ -91,7 +95,31 @@ class ValuePowTanh(ValueAddMul):
         return out
 
 
-class Value(ValuePowTanh):
+class ValueOps(ValuePowTanh):
+    """Chapter 2's operators, each made of operations that already know their backward."""
+
+    def __neg__(self) -> ValueOps:
+        """-self = self · (-1)."""
+        return self * -1
+
+    def __sub__(self, other: Any) -> ValueOps:
+        """self - other = self + (-other)."""
+        return self + (-self._lift(other))
+
+    def __rsub__(self, other: Any) -> ValueOps:
+        """other - self, for ``2 - a`` (Python asks the right operand when int cannot)."""
+        return self._lift(other) + (-self)
+
+    def __truediv__(self, other: Any) -> ValueOps:
+        """self / other = self · other^(-1)."""
+        return self * self._lift(other) ** -1
+
+    def __rtruediv__(self, other: Any) -> ValueOps:
+        """other / self, for ``2 / a``."""
+        return self._lift(other) * self ** -1
+
+
+class Value(ValueOps):
     """The whole scalar engine: ``exp`` and a backward pass in reverse topological order."""
 
     def exp(self) -> Value:
@@ -125,3 +153,67 @@ class Value(ValuePowTanh):
         self.grad = 1.0
         for node in reversed(order):
             node._backward()
+
+
+# --- chapter 3: a network on Value ------------------------------------------------------------
+class Neuron:
+    """tanh(w · x + b) (or w · x + b with ``nonlin=False``), weights drawn from ``rng``."""
+
+    def __init__(self, n_in: int, rng: Any, nonlin: bool = True) -> None:
+        self.w = [Value(rng.uniform(-1, 1)) for _ in range(n_in)]
+        self.b = Value(0.0)
+        self.nonlin = nonlin
+
+    def __call__(self, x: list) -> Value:
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return act.tanh() if self.nonlin else act
+
+    def parameters(self) -> list:
+        return self.w + [self.b]
+
+
+class Layer:
+    """``n_out`` neurons that each see all ``n_in`` inputs."""
+
+    def __init__(self, n_in: int, n_out: int, rng: Any, nonlin: bool = True) -> None:
+        self.neurons = [Neuron(n_in, rng, nonlin) for _ in range(n_out)]
+
+    def __call__(self, x: list) -> list:
+        return [n(x) for n in self.neurons]
+
+    def parameters(self) -> list:
+        return [p for n in self.neurons for p in n.parameters()]
+
+
+class MLP:
+    """Layers of sizes ``n_in -> sizes[0] -> ... -> sizes[-1]``: tanh between, linear last."""
+
+    def __init__(self, n_in: int, sizes: list, rng: Any) -> None:
+        dims = [n_in] + list(sizes)
+        self.layers = [Layer(dims[i], dims[i + 1], rng, nonlin=i < len(sizes) - 1)
+                       for i in range(len(sizes))]
+
+    def __call__(self, x: list) -> Any:
+        for layer in self.layers:
+            x = layer(x)
+        return x[0] if len(x) == 1 else x
+
+    def parameters(self) -> list:
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+def mse(model: Any, xs: Any, ys: Any) -> Value:
+    """The mean squared error of ``model`` on points ``xs`` with targets ``ys`` (±1)."""
+    losses = [(model(list(x)) - float(y)) ** 2 for x, y in zip(xs, ys)]
+    return sum(losses[1:], losses[0]) * (1.0 / len(losses))
+
+
+def train_step(model: Any, xs: Any, ys: Any, lr: float) -> Value:
+    """One step of gradient descent: zero the grads, forward, backward, update. The loss."""
+    for p in model.parameters():
+        p.grad = 0.0
+    loss = mse(model, xs, ys)
+    loss.backward()
+    for p in model.parameters():
+        p.data -= lr * p.grad
+    return loss

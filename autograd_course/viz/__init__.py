@@ -7,6 +7,9 @@
 * ``backward_steps(loss)`` / ``animate_backward(loss)``: the engine's real backward pass, one
   frame per node it runs, showing the gradients flowing out of each node.
 
+``draw_graph`` also draws a scalar engine of the micrograd kind (the ``Value`` of chapters 1-3):
+any object with ``data``, ``grad``, ``_prev`` and ``_op`` has the same graph shape (``scalar``).
+
 Each takes ``lang="en"`` or ``lang="zh"`` for the words it draws (``words``: one table per
 language); by default the course's language (a chapter under ``notebooks/zh/`` is Chinese).
 
@@ -22,6 +25,7 @@ from . import wasm
 from .display import INSTALL_HINT, GraphView
 from .dot import to_graph_view
 from .graph import build_model
+from .scalar import is_scalar_value, value_model, value_text
 from .steps import (
     BackwardAnimation,
     BackwardFrame,
@@ -62,7 +66,18 @@ def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = Tr
 
     Returns a ``GraphView``: ``.source`` is the DOT text (the same for the same graph),
     ``.text`` the text tree, and Jupyter shows it as PNG.
+
+    The roots may instead be values of a scalar engine, objects with ``data``, ``grad``,
+    ``_prev`` (the values each was made from) and ``_op`` (the operation's name), such as the
+    ``Value`` of chapters 1-3: each value is a box with its data and grad, each operation an
+    ellipse; ``params`` names values; the legend (about tensors) is left out.
     """
+    if roots and all(is_scalar_value(r) for r in roots):
+        model = value_model(roots, params=params, max_nodes=max_nodes,
+                            lang=drawing_language(lang))
+        return to_graph_view(model, direction=direction, rankdir=rankdir, title=title,
+                             show_data=show_data, show_grad=show_grad, legend=False,
+                             text=value_text(model))
     model = build_model(roots, params=params, show_saved=show_saved, max_nodes=max_nodes,
                         lang=drawing_language(lang))
     return to_graph_view(model, direction=direction, rankdir=rankdir, title=title,

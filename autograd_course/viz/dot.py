@@ -133,7 +133,7 @@ _TITLE_GAP = {"en": "", "zh": '<br/><font point-size="4"> </font>'}
 
 def _label(node, show_data: bool, show_grad: bool, frame: FrameState | None,
            w: dict, lang: str = "en") -> str:
-    lines = [f"<b>{_esc(node.title)}</b>" if node.title else ""]  # Graphviz refuses <b></b>
+    lines = [f"<b>{_esc(node.title)}</b>"] if node.title else []  # Graphviz refuses <b></b>
     if node.shape:
         shape = w["scalar"] if node.shape == "scalar" else node.shape
         lines.append(_font(f"{shape} {node.dtype}".strip(), 9, GREY))
@@ -150,7 +150,7 @@ def _label(node, show_data: bool, show_grad: bool, frame: FrameState | None,
         lines.append(_font(node.note, 8, GREY, italic=True))
     if node.title and len(lines) > 1:
         lines[0] += _TITLE_GAP[lang]
-    return "<" + "<br/>".join(lines) + ">"
+    return "<" + "<br/>".join(lines) + ">" if lines else ""
 
 
 def _node_attrs(node, frame: FrameState | None) -> dict:
