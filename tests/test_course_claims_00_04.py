@@ -490,12 +490,21 @@ def test_the_note_titles_are_the_notes_own():
         assert "pytorch学习笔记 — torch.autograd" not in text  # the old invented title
 
 
-def test_chapter_0_map_states_each_chapters_own_time():
-    cells = nbformat.read(NOTEBOOKS / "00_welcome.ipynb", as_version=4).cells
-    table = next(c.source for c in cells if "| chapter | topic | time |" in c.source)
-    for path in sorted(NOTEBOOKS.glob("0[1-4]_*.ipynb")):
+@pytest.mark.parametrize("edition, stated, unit", [
+    ("", r"\*Time: about (\d+) minutes\.\*", "min"),
+    ("zh", r"\*用时：约 (\d+) 分钟。\*", "分钟"),
+])
+def test_chapter_0_map_states_each_chapters_own_time(edition, stated, unit):
+    folder = NOTEBOOKS / edition
+    cells = nbformat.read(folder / "00_welcome.ipynb", as_version=4).cells
+    table = next(c.source for c in cells if re.search(r"^\| 1 \|", c.source, re.M))
+    chapters = sorted(folder.glob("[0-9][0-9]_*.ipynb"))[1:]
+    assert len(chapters) == 10
+    for path in chapters:
         first = nbformat.read(path, as_version=4).cells[0].source
-        minutes = re.search(r"\*Time: about (\d+) minutes\.\*", first).group(1)
+        minutes = re.search(stated, first).group(1)
         number = int(path.name[:2])
-        row = next(line for line in table.splitlines() if line.startswith(f"| {number} |"))
-        assert f"| {minutes} min |" in row, (path.name, row)
+        row = next((line for line in table.splitlines() if line.startswith(f"| {number} |")),
+                   None)
+        assert row is not None, f"chapter 0's map has no row for chapter {number}"
+        assert f"| {minutes} {unit} |" in row, (path.name, row)
