@@ -9,6 +9,7 @@ import pytest
 from oracle_helpers import assert_like_torch
 
 import autograd_course as ag
+from autograd_course.autograd.function import BackwardNode
 from autograd_course.ops.indexing import IndexPut
 from autograd_course.ops.inplace import Copy, Fill, FillTensor, Zero
 from autograd_course.ops.masking import IndexPutAccumulate
@@ -77,17 +78,31 @@ def test_a_refused_write_leaves_the_memory_as_it_was(write):
     assert_like_torch(case)
 
 
+def _watch_mark_dirty(monkeypatch) -> list:
+    """The tensors each ``ctx.mark_dirty`` call receives, from now on."""
+    marked, mark_dirty = [], BackwardNode.mark_dirty
+
+    def watched(ctx, *tensors):
+        marked.append(tensors)
+        mark_dirty(ctx, *tensors)
+
+    monkeypatch.setattr(BackwardNode, "mark_dirty", watched)
+    return marked
+
+
 @pytest.mark.parametrize("fn, args", [
     (Fill, (2.0,)), (Zero, (0,)), (FillTensor, (ag.tensor(3.0),)), (Copy, (ag.ones(3),)),
     (IndexPut, ((ag.tensor([0, 1])._data,), ag.tensor([7.0, 8.0]))),
     (IndexPutAccumulate, ((ag.tensor([0, 0])._data,), ag.tensor([7.0, 8.0]))),
 ], ids=lambda v: getattr(v, "__name__", ""))
-def test_each_marks_its_input_dirty_through_the_ctx_api(fn, args):
+def test_each_marks_its_input_dirty_through_the_ctx_api(fn, args, monkeypatch):
     x = ag.tensor([1.0, 2.0, 3.0], requires_grad=True).clone()
     old_node = x.grad_fn
+    marked = _watch_mark_dirty(monkeypatch)
     out = fn.apply(x, *args)
     assert out is x and x._version == 1
-    assert x.grad_fn.dirty == (x,)  # what forward passed to ctx.mark_dirty
+    assert marked == [(x,)]  # what forward passed to ctx.mark_dirty
+    assert x.grad_fn.dirty == ()  # let go once recorded, as PyTorch's dirty_tensors
     assert type(x.grad_fn).__name__ == fn.node_name
     assert x.grad_fn.next_functions[0] == (old_node, 0)  # the old history is its first input
 
@@ -157,15 +172,16 @@ def test_each_in_place_op_returns_its_input_its_version_bumped_once(write, mode)
 
 
 @pytest.mark.parametrize("write", OP_WRITES)
-def test_each_in_place_op_marks_its_input_dirty_through_the_ctx_api(write):
+def test_each_in_place_op_marks_its_input_dirty_through_the_ctx_api(write, monkeypatch):
     """Each is a Function made from the op's own by ``written_in_place``: its forward marked x
     dirty, its backward is the op's, and x's old history is its node's first input."""
     a = ag.tensor([-1.0, 2.0, 3.0], requires_grad=True)
     x = a.clone()
     old_node = x.grad_fn
+    marked = _watch_mark_dirty(monkeypatch)
     OP_WRITES[write](ag, x, ag.tensor([4.0, 0.5, 6.0], requires_grad=True))
     node = x.grad_fn
-    assert node.dirty == (x,)
+    assert marked == [(x,)]
     function = node._forward_cls
     op = function.__mro__[1]  # the op's Function it was made from
     assert function.__name__ == op.__name__ + "_" and function.backward is op.backward

@@ -112,13 +112,22 @@ def written_in_place(op: type[Function]) -> type[Function]:
                 raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the "
                                    f"broadcast shape {list(out.shape)}")
             check_cast(out, x)
-            ctx.to_save = tuple(x if t is out else t for t in ctx.to_save)
+            ctx.to_save = tuple(_result_of(ctx, x) if t is out else t for t in ctx.to_save)
             x._xp.copyto(x._data, out._data, casting="unsafe")
             ctx.mark_dirty(x)
             return x
 
     InPlace.__name__ = InPlace.__qualname__ = op.__name__ + "_"
     return InPlace
+
+
+def _result_of(ctx, x):
+    """x's memory and version counter as the output of the node ``ctx``: what an in-place op
+    saves as its result. (For a view, x's own history becomes its base's, and holding x would
+    keep the base alive through the base's new node: a reference cycle.)"""
+    result = x.detach()
+    result.grad_fn, result._output_nr, result._requires_grad = ctx, 0, True
+    return result
 
 
 def _recording(x, *others) -> bool:
