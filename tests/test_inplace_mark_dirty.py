@@ -222,3 +222,41 @@ def test_a_result_that_cannot_be_written_back_is_refused_first(dtype, write):
         return [x, x._version]
 
     assert_like_torch(case)
+
+
+@pytest.mark.parametrize("x_dtype, v_dtype, write", [
+    ("float32", "float64", "mul_"), ("float32", "float64", "add_"), ("float64", "float32", "div_"),
+    ("float16", "float32", "mul_"), ("float32", "float64", "pow_ tensor"),
+    ("float32", "float64", "remainder_"), ("float32", "float16", "sub_"),
+])
+def test_a_wider_operand_computes_in_the_wider_dtype_and_is_cast_into_x(x_dtype, v_dtype, write):
+    """x keeps its dtype; each gradient has its input's dtype (PyTorch computes in the
+    promoted dtype and casts the result into x)."""
+    def case(m):
+        a = m.tensor([0.5, 2.0, 3.0], dtype=getattr(m, x_dtype), requires_grad=True)
+        v = m.tensor([4.0, 0.3, 6.0], dtype=getattr(m, v_dtype), requires_grad=True)
+        x = a.clone()
+        OP_WRITES[write](m, x, v)
+        x.sum().backward()
+        return [x, x.grad_fn.name(), a.grad, v.grad]
+
+    assert_like_torch(case)
+
+
+BIGGER = {**OP_WRITES, "masked_fill_ bigger mask": lambda m, x, v: x.masked_fill_(v > 0, 0.5),
+          "clamp_ bigger bound": lambda m, x, v: x.clamp_(min=v)}
+
+
+@pytest.mark.parametrize("write", ["mul_", "add_", "div_", "pow_ tensor", "remainder_",
+                                   "masked_fill_ bigger mask", "clamp_ bigger bound"])
+def test_an_operand_that_would_make_the_result_bigger_than_x_is_refused(write):
+    """The result must fit x's shape: PyTorch's message, nothing written."""
+    def case(m):
+        x = m.ones(3)
+        try:
+            BIGGER[write](m, x, m.ones(2, 3))
+        except RuntimeError as error:
+            return [str(error), x._version]
+        return [x, x._version]
+
+    assert_like_torch(case)
