@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from .. import _backend
 from ..autograd.function import Function
-from .inplace import check_inplace, written_in_place
+from .in_place_form import written_in_place
+from .inplace import check_inplace
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from ..autograd.function import Function
 from ._util import broadcast_shape, is_tensor, same_device, sum_to
 from .combine import where as choose
-from .inplace import check_inplace, setitem, written_in_place
+from .in_place_form import written_in_place
+from .inplace import check_inplace, setitem
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
