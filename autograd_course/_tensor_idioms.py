@@ -17,8 +17,6 @@ from ._tensor_more import TensorMoreOps
 from .autograd.variable import VOLATILE
 from .ops import draws, inplace, masking, rounding, strided
 from .ops._util import normalize_dim
-from .ops.dtype_checks import check_inplace_result
-from .ops.inplace import apply_inplace, check_inplace
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
 
@@ -27,7 +25,7 @@ def _written_in_place(name: str):
     """The method ``name_`` (``x.exp_()`` for ``name="exp"``): ``x.name()`` written into x."""
 
     def method(self):
-        return inplace.unary_(self, getattr(type(self), name))
+        return inplace.unary_(self, name)
 
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"``{name}`` written into this tensor itself (PyTorch's ``{name}_``)."
@@ -55,14 +53,10 @@ class TensorIdioms(TensorMoreOps):
         return rounding.remainder(self, other)
 
     def floor_divide_(self, other):
-        check_inplace(self)
-        check_inplace_result(self, other)
-        return apply_inplace(self, self.floor_divide(other))
+        return inplace.floor_divide_(self, other)
 
     def remainder_(self, other):
-        check_inplace(self)
-        check_inplace_result(self, other)
-        return apply_inplace(self, self.remainder(other))
+        return inplace.remainder_(self, other)
 
     # --- exclusive or: x ^ y -------------------------------------------------------------
     def bitwise_xor(self, other):
@@ -71,8 +65,7 @@ class TensorIdioms(TensorMoreOps):
     __xor__ = __rxor__ = bitwise_xor  # symmetric, so 3 ^ x is x ^ 3
 
     def bitwise_xor_(self, other):
-        check_inplace(self)
-        return apply_inplace(self, ops.bitwise_xor(self, other))
+        return inplace.bitwise_xor_(self, other)
 
     __ixor__ = bitwise_xor_
 

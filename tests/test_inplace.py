@@ -5,6 +5,7 @@ gradients and graph of in-place ops that are recorded.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from ops_helpers import assert_grads, assert_same, error_of, graph, leaves, pair
 
@@ -159,6 +160,19 @@ def _stale_mul_self(m, x):
     return y
 
 
+def test_an_operand_that_is_the_written_tensor_is_its_old_values():
+    """README's divergence: ``y.mul_(y)`` multiplies y's old values by themselves, and its
+    backward uses them (a copy): the right gradient. PyTorch saves the second factor as the
+    tensor y, which the write then makes stale, and its backward refuses."""
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    _stale_mul_self(ag, x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [4.5, 9.0])  # d(1.5x)²/dx = 4.5x
+    tx = torch.tensor([1.0, 2.0], requires_grad=True)
+    error = error_of(lambda: _stale_mul_self(torch, tx).sum().backward())
+    assert error is not None and error[1].startswith(
+        "one of the variables needed for gradient computation has been modified")
+
+
 def _stale_twice(m, x):
     y = x.exp()
     y.add_(1)
@@ -168,7 +182,7 @@ def _stale_twice(m, x):
 
 STALE = {"exp": _stale_exp, "sigmoid": _stale_sigmoid, "add": _stale_add,
          "leaf via detach": _stale_leaf_via_detach, "through a view": _stale_through_view,
-         "setitem": _stale_setitem, "twice": _stale_twice, "mul_ self": _stale_mul_self}
+         "setitem": _stale_setitem, "twice": _stale_twice}
 
 
 @pytest.mark.parametrize("name", STALE)

@@ -89,7 +89,7 @@ class BackwardNode(Node, LegacyCtx):
                         info = known
                         break
             output_info.append(info)
-        self.output_info = tuple(output_info)
+        self.output_info, self.dirty = tuple(output_info), ()  # (as PyTorch, not kept: a cycle)
         saved = []
         for i, t in enumerate(self.to_save):  # each saved tensor remembers its version now
             if t is not None and not isinstance(t, TensorBase):

@@ -24,7 +24,7 @@ from ..ops.conv import conv2d
 from ..ops.dropout import dropout
 from ..ops.embedding import embedding, pad
 from ..ops.fold import conv1d, conv_transpose2d, fold, unfold
-from ..ops.inplace import apply_inplace, check_inplace
+from ..ops.inplace import unary_
 from ..ops.layer_norm import group_norm, layer_norm
 from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
@@ -72,8 +72,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0). ``inplace=True`` overwrites ``input`` (and records ``ReluBackward0`` on it)."""
     if inplace:
-        check_inplace(input)
-        return apply_inplace(input, ops.relu(input))  # relu saves its output, not its input
+        return unary_(input, "relu")  # relu saves its output: x itself, after
     return ops.relu(input)
 
 

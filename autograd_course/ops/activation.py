@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from .. import _backend
 from ..autograd.function import Function
-from .inplace import _snapshot as snapshot
-from .inplace import apply_inplace, check_inplace
+from .in_place_form import written_in_place
+from .inplace import check_inplace
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -253,6 +253,10 @@ class Silu(Function):
 
 
 # --- the functions ----------------------------------------------------------------------------
+# inplace=True: x is overwritten (ops/inplace.py); leaky_relu's and elu's then save their result
+LeakyRelu_, Elu_, Silu_ = map(written_in_place, (LeakyReluInplace, EluInplace, Silu))
+
+
 def _check_float(x, name: str) -> None:
     if x._data.dtype.kind not in "fc":
         raise NotImplementedError(f'"{name}" not implemented for \'{_type_name(x)}\'')
@@ -261,14 +265,6 @@ def _check_float(x, name: str) -> None:
 def _type_name(x) -> str:
     return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
             "bool": "Bool"}.get(x.dtype.name, x.dtype.name)
-
-
-def _result(x, out, inplace: bool):
-    """``out``, or (``inplace=True``) ``out`` written into ``x``, which then stands for it."""
-    if not inplace:
-        return out
-    check_inplace(x)
-    return apply_inplace(x, out)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
@@ -280,7 +276,8 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
                 "In-place leakyReLu backward calculation is triggered with a negative slope "
                 "which is not supported. This is caused by calling in-place forward function "
                 "with a negative slope, please call out-of-place version instead.")
-        return _result(input, LeakyReluInplace.apply(input, negative_slope), inplace)
+        check_inplace(input)
+        return LeakyRelu_.apply(input, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
 
 
@@ -288,7 +285,8 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x for x > 0, α(eˣ - 1) otherwise: smooth at 0 when α = 1, and tends to -α."""
     _check_float(input, "elu_cpu")
     if inplace:
-        return _result(input, EluInplace.apply(input, alpha), inplace)
+        check_inplace(input)
+        return Elu_.apply(input, alpha)
     return Elu.apply(input, alpha)
 
 
@@ -303,6 +301,7 @@ def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x σ(x), also called swish."""
     _check_float(input, "silu_cpu")
-    if inplace:  # Silu saves its input: give it a copy, since x is about to be overwritten
-        return _result(input, Silu.apply(snapshot(input)), inplace)
+    if inplace:
+        check_inplace(input)
+        return Silu_.apply(input)
     return Silu.apply(input)

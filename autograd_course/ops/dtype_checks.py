@@ -50,11 +50,12 @@ def check_sub(a: Tensor | float, b: Tensor | float) -> None:
             "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-def check_inplace_result(x: Tensor, other: Tensor | float | None, floats: bool = False) -> None:
+def check_inplace_result(x: Tensor, *others: Tensor | float | None,
+                         floats: bool = False) -> None:
     """PyTorch's check, made before computing, that an in-place op's result type (x's and
-    ``other``'s promoted; a float with ``floats``, for true division) can be written back
+    the ``others``' promoted; a float with ``floats``, for true division) can be written back
     into x: ``bool_tensor %= 0`` is refused for its type, not for dividing by zero."""
-    target = result_type(x, other)
+    target = result_type(x, *others)
     if floats and target.kind not in "fc":
         target = np.dtype(np.float32)
     if not can_cast(target, x._data.dtype):
@@ -78,7 +79,7 @@ def check_clamp_cast(x: Tensor, min: float | Tensor | None, max: float | Tensor 
     """``clamp_``'s error when the bounds' type cannot be written into x
     (``int_tensor.clamp_(min=0.5)``); with number bounds PyTorch names x's C++ type."""
     if is_tensor(min) or is_tensor(max):
-        return  # the tensor form: apply_inplace's check, with PyTorch's names (Long...)
+        return  # the tensor form: check_inplace_result's, with PyTorch's names (Long...)
     target = result_type(x, min, max)
     if not can_cast(target, x._data.dtype):
         raise RuntimeError(f"result type {scalar_type(target)} can't be cast to the desired "

@@ -1,4 +1,4 @@
-"""In-place ops: ``add_``, ``mul_``, ``zero_``, ``copy_``, ``x[i] = v``...
+"""In-place ops: ``add_``, ``mul_``, ``exp_``, ``zero_``, ``copy_``, ``x[i] = v``...
 
 An in-place op overwrites memory that the graph may have saved, so each one
 1. refuses to touch a leaf that requires grad (or a view of one) while grad mode is on: its
@@ -9,14 +9,14 @@ An in-place op overwrites memory that the graph may have saved, so each one
    re-makes its base's history instead (``CopySlices``), and every view of a changed base gets
    a history taken afresh from it (autograd/views.py).
 
-The ops that only exist in place (``fill_``, ``zero_``, ``copy_``, ``x[key] = v``) are
-``Function``s written as a learner writes one that changes its input: ``forward`` writes into
-``x`` and calls ``ctx.mark_dirty(x)``, and ``Function.apply`` does 2. and 3. The in-place forms
-of the other ops (``mul_``, ``exp_``...) compute the op's result, recorded by its own node, and
-``apply_inplace`` writes it into ``x`` and does 2. and 3. with the same functions.
-
-Under ``no_grad`` (an optimizer step) nothing is recorded: the array is written, the version
-bumped, and that is all.
+Each is a ``Function`` written as a learner writes one that changes its input: ``forward``
+writes into ``x`` and calls ``ctx.mark_dirty(x)``, and ``Function.apply`` does 2. and 3., under
+``no_grad`` too (an optimizer step: nothing is recorded, the version is bumped). The ops that
+only exist in place (``fill_``, ``zero_``, ``copy_``, ``x[key] = v``) are written so here; the
+in-place form of any other op is made from the op's own Function by ``written_in_place``
+(in_place_form.py; ``Mul_ = written_in_place(Mul)``: ``x.mul_(y)``'s node is
+``MulBackward0``, its backward ``Mul``'s). The functions below (``mul_``...) make 1. and
+PyTorch's checks of the result's dtype before they call one.
 """
 
 from __future__ import annotations
@@ -28,14 +28,25 @@ import numpy as np
 from .. import _messages
 from ..autograd import grad_mode, views
 from ..autograd.function import Function
-from ._util import broadcast_error, check_cast, is_tensor, same_device
-from .arithmetic import add, div, mul, pow, sub
+from ._util import (
+    binary_operands,
+    broadcast_error,
+    check_fits,
+    is_tensor,
+    not_implemented,
+    result_type,
+    same_device,
+)
+from .arithmetic import Add, Div, Mul, Neg, Pow, PowScalar, Reciprocal, Sub
+from .compare import bitwise_xor
 from .dtype_checks import (
+    check_alpha,
     check_clamp_cast,
     check_inplace_result,
     check_integer_power,
     check_sub,
 )
+from .in_place_form import written_in_place
 from .indexing import (
     IndexPut,
     getitem,
@@ -44,7 +55,14 @@ from .indexing import (
     is_whole_key,
     key_data,
 )
-from .unary import clamp
+from .rounding import (
+    DivRounding,
+    NotDifferentiable,
+    Remainder,
+    RemainderScalar,
+    check_rounding_mode,
+)
+from .unary import Abs, Clamp, Cos, Exp, Log, Relu, Sigmoid, Sign, Sin, Sqrt, Tanh, clamp_bounds
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -75,112 +93,132 @@ def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = (
         raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
 
 
-def apply_inplace(x: Tensor, result: Tensor) -> object:
-    """Write ``result`` (an op's output) into ``x``'s memory and make ``x`` stand for it."""
-    if result._data.shape != x._data.shape:
-        raise RuntimeError(
-            f"output with shape {list(x.shape)} doesn't match the broadcast shape "
-            f"{list(result.shape)}"
-        )
-    check_cast(result, x)
-    recorded = result.grad_fn is not None
-    if recorded:
-        views.check_rebase(x, result.grad_fn)
-    x._xp.copyto(x._data, result._data, casting="unsafe")
-    x._bump_version()
-    if recorded:
-        views.rebase_history(x, result.grad_fn, result._output_nr)
-    return x
-
-
 def _recording(x, *others) -> bool:
     return grad_mode.state.enabled and (
         x._requires_grad or any(is_tensor(o) and o._requires_grad for o in others)
     )
 
 
-def _snapshot(x):
-    """A copy of ``x``'s values at the same place in the graph.
-
-    The op reads (and may save for backward) this copy, so overwriting ``x`` afterwards does
-    not change what backward sees: PyTorch also keeps the original when a formula needs it.
-    """
-    copy = x._new(x._data.copy())
-    copy.grad_fn, copy._output_nr, copy._requires_grad = x.grad_fn, x._output_nr, x._requires_grad
-    return copy
-
-
-def _inplace(x, op, other, saves_input: bool = True):
-    check_inplace(x)
-    check_inplace_result(x, other)
-    if saves_input and _recording(x, other):
-        source = _snapshot(x)
-        return apply_inplace(x, op(source, other))  # x.mul_(x): x is saved, then changed
-    return apply_inplace(x, op(x, other))
+Add_, Sub_, Mul_, Div_ = map(written_in_place, (Add, Sub, Mul, Div))
+Pow_, PowScalar_, Clamp_ = map(written_in_place, (Pow, PowScalar, Clamp))
+DivRounding_, Remainder_, RemainderScalar_, NotDifferentiable_ = map(
+    written_in_place, (DivRounding, Remainder, RemainderScalar, NotDifferentiable))
+UNARY = {name: written_in_place(op) for name, op in {  # x.exp_() is UNARY["exp"].apply(x)
+    "exp": Exp, "log": Log, "sqrt": Sqrt, "reciprocal": Reciprocal, "sin": Sin, "cos": Cos,
+    "tanh": Tanh, "sigmoid": Sigmoid, "abs": Abs, "neg": Neg, "sign": Sign, "relu": Relu,
+}.items()}
+FLOAT_FUNCTIONS = ("exp", "log", "sqrt", "reciprocal", "sin", "cos", "tanh", "sigmoid")
 
 
-def _write_sum(x, other, alpha, ufunc: str) -> bool:
-    """``x ±= alpha·other`` straight into x's memory when nothing is recorded and ``other`` has
-    x's dtype, device and shape (an optimizer's step): one pass over the memory fewer than
-    computing the result and copying it in. The values are the same bits as that path's."""
-    if not (is_tensor(other) and other._data.dtype == x._data.dtype
-            and other._device == x._device and other._data.shape == x._data.shape):
-        return False
-    if x._data.dtype.kind != "f":
-        return False  # integers and bools go through add's and sub's checks (alpha, bool -)
-    check_inplace(x)
-    if _recording(x, other):
-        return False
-    xp, data = x._xp, other._data
-    if alpha != 1:
-        data = data * xp.asarray(alpha, dtype=data.dtype)
-    getattr(xp, ufunc)(x._data, data, out=x._data)
-    x._bump_version()
-    return True
+def _other(x, other, **kwargs):
+    """``other`` as the op takes it next to ``x`` (``binary_operands``); x itself is not
+    cast: the op computes in the promoted dtype and its result is cast into x's."""
+    return binary_operands(x, other, **kwargs)[1]
+
+
+def _check_kernel(x, other, kernel: str) -> None:
+    """PyTorch's kernels for these ops have no bool version."""
+    if result_type(x, other).kind == "b":
+        raise not_implemented(kernel, x)
 
 
 def add_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x += alpha·other."""
-    if _write_sum(x, other, alpha, "add"):
-        return x
-    return _inplace(x, lambda a, b: add(a, b, alpha=alpha), other, saves_input=False)
+    check_inplace(x, others=(other,))
+    check_inplace_result(x, other)
+    if type(alpha) is not int or alpha != 1:  # 1.0 and True are checked too
+        check_alpha(x, alpha)
+    other = _other(x, other)
+    return Add_.apply(x, other, alpha) if alpha != 1 else Add_.apply(x, other)
 
 
 def sub_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x -= alpha·other."""
     check_sub(x, other)
-    if _write_sum(x, other, alpha, "subtract"):
-        return x
-    return _inplace(x, lambda a, b: sub(a, b, alpha=alpha), other, saves_input=False)
+    check_inplace(x, others=(other,))
+    check_inplace_result(x, other)
+    if type(alpha) is not int or alpha != 1:
+        check_alpha(x, alpha)
+    other = _other(x, other)
+    return Sub_.apply(x, other, alpha) if alpha != 1 else Sub_.apply(x, other)
 
 
 def mul_(x: Tensor, other: Tensor | float) -> Tensor:
     """x *= other."""
-    return _inplace(x, mul, other)
+    check_inplace(x, others=(other,))
+    check_inplace_result(x, other)
+    return Mul_.apply(x, _other(x, other, opmath=True))
 
 
 def div_(x: Tensor, other: Tensor | float, *, rounding_mode: str | None = None) -> Tensor:
     """x /= other (rounded down or towards 0 with ``rounding_mode='floor'``/``'trunc'``)."""
+    check_inplace(x, others=(other,))
     check_inplace_result(x, other, floats=rounding_mode is None)
-    return _inplace(x, lambda a, b: div(a, b, rounding_mode=rounding_mode), other)
+    if rounding_mode is None:
+        return Div_.apply(x, _other(x, other, floats=True, opmath=True))
+    check_rounding_mode(rounding_mode)
+    other = _other(x, other, opmath=True)
+    _check_kernel(x, other, f"div_{rounding_mode}_cpu")
+    return DivRounding_.apply(x, other, rounding_mode)
+
+
+def floor_divide_(x: Tensor, other: Tensor | float) -> Tensor:
+    """x //= other (PyTorch records it, but cannot differentiate it)."""
+    check_inplace(x, others=(other,))
+    check_inplace_result(x, other)
+    other = _other(x, other, opmath=True)
+    _check_kernel(x, other, "div_floor_cpu")
+    return NotDifferentiable_.apply(x, other, "floor_divide_")
+
+
+def remainder_(x: Tensor, other: Tensor | float) -> Tensor:
+    """x %= other."""
+    check_inplace(x, others=(other,))
+    check_inplace_result(x, other)
+    number = not is_tensor(other)
+    other = _other(x, other)
+    _check_kernel(x, other, "remainder_cpu")
+    return RemainderScalar_.apply(x, other._data) if number else Remainder_.apply(x, other)
 
 
 def pow_(x: Tensor, exponent: Tensor | float) -> Tensor:
     """x = x ** exponent."""
+    check_inplace(x, others=(exponent,))
     check_integer_power(x, exponent)
-    return _inplace(x, pow, exponent)
+    check_inplace_result(x, exponent)
+    if is_tensor(exponent):
+        _check_kernel(x, exponent, "pow")
+        return Pow_.apply(x, _other(x, exponent))
+    check_fits(exponent, x._data.dtype, floats=x._data.dtype == np.float16)
+    return PowScalar_.apply(x, exponent)
 
 
-def unary_(x: Tensor, op) -> Tensor:
-    """``op(x)``, an element-wise op (``exp``, ``relu``...), written into x itself."""
-    return _inplace(x, lambda a, _: op(a), None)
+def unary_(x: Tensor, name: str) -> Tensor:
+    """``x.name()``, an element-wise op (``exp``, ``relu``...), written into x itself."""
+    check_inplace(x)
+    kind = x._data.dtype.kind
+    if name in FLOAT_FUNCTIONS:
+        check_inplace_result(x, None, floats=True)
+    elif kind == "b" and name in ("abs", "neg", "relu"):
+        getattr(x, name)()  # the op refuses a bool tensor before computing: let it say so
+    return UNARY[name].apply(x)
 
 
 def clamp_(x: Tensor, min: float | Tensor | None = None,
            max: float | Tensor | None = None) -> Tensor:
     """Clamp x into [min, max] in place."""
+    check_inplace(x, others=(min, max))
     check_clamp_cast(x, min, max)
-    return _inplace(x, lambda a, _: clamp(a, min, max), None)
+    check_inplace_result(x, min, max)
+    return Clamp_.apply(x, *clamp_bounds(x, min, max)[1:])
+
+
+def bitwise_xor_(x: Tensor, other: Tensor | float) -> Tensor:
+    """x ^= other (integers and bools, which autograd never records): ``copy_``'s Function
+    writes the result in."""
+    check_inplace(x, others=(other,))
+    check_inplace_result(x, other)
+    return Copy.apply(x, bitwise_xor(x, other))
 
 
 class Fill(Function):

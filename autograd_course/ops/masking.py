@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from ..autograd.function import Function
 from ._util import broadcast_shape, is_tensor, same_device, sum_to
 from .combine import where as choose
-from .inplace import apply_inplace, check_inplace, setitem
+from .in_place_form import written_in_place
+from .inplace import check_inplace, setitem
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -66,24 +67,32 @@ class MaskedFillTensor(Function):
 
 def masked_fill(input: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
     """A copy of ``x`` with ``value`` wherever the boolean ``mask`` is True."""
+    _check_masked_fill(input, mask, value)
+    fill = MaskedFillTensor if is_tensor(value) else MaskedFill
+    return fill.apply(input, mask._data, value)
+
+
+MaskedFill_, MaskedFillTensor_ = map(written_in_place, (MaskedFill, MaskedFillTensor))
+
+
+def masked_fill_(x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
+    """``masked_fill`` written into ``x`` itself."""
+    check_inplace(x, others=(value,))
+    _check_masked_fill(x, mask, value)
+    fill = MaskedFillTensor_ if is_tensor(value) else MaskedFill_
+    return fill.apply(x, mask._data, value)
+
+
+def _check_masked_fill(input: Tensor, mask: Tensor, value: Tensor | float) -> None:
     if mask._data.dtype.kind != "b":
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{mask.dtype.name.replace('int64', 'long int')}")
     same_device(input, mask)
-    if is_tensor(value):
-        if value.ndim != 0:
-            raise RuntimeError(
-                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s).")
-        return MaskedFillTensor.apply(input, mask._data, value)
-    return MaskedFill.apply(input, mask._data, value)
-
-
-def masked_fill_(x: Tensor, mask: Tensor, value: Tensor | float) -> Tensor:
-    """``masked_fill`` written into ``x`` itself."""
-    check_inplace(x)
-    return apply_inplace(x, masked_fill(x, mask, value))
+    if is_tensor(value) and value.ndim != 0:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s).")
 
 
 class IndexPutAccumulate(Function):

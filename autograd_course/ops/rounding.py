@@ -60,8 +60,8 @@ class NotDifferentiable(Function):
 
     @staticmethod
     def forward(ctx, a, b, op):
-        ctx.op = op
-        fn = {"floor_divide": _floor_div, "remainder": _remainder}[op]
+        ctx.op = op  # (its in-place form, ops/inplace.py, names "floor_divide_")
+        fn = {"floor_divide": _floor_div, "remainder": _remainder}[op.rstrip("_")]
         return a._new(_arrays(lambda x, y: fn(a._xp, x, y), a, b))
 
     @staticmethod
@@ -157,10 +157,14 @@ def remainder(input: Tensor | float, other: Tensor | float) -> Tensor:
 def div_rounded(input: Tensor | float, other: Tensor | float, rounding_mode: str) -> Tensor:
     """input / other rounded down (``'floor'``) or towards 0 (``'trunc'``), what
     ``div(input, other, rounding_mode=...)`` calls; an integer dtype stays integer."""
+    check_rounding_mode(rounding_mode)
+    input, other = _operands(input, other, f"div_{rounding_mode}_cpu")
+    return DivRounding.apply(input, other, rounding_mode)
+
+
+
+def check_rounding_mode(rounding_mode: str) -> None:
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
             f"'{rounding_mode}'")
-    input, other = _operands(input, other, f"div_{rounding_mode}_cpu")
-    return DivRounding.apply(input, other, rounding_mode)
-

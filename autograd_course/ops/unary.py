@@ -358,6 +358,13 @@ def clamp(input: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword
           max: float | Tensor | None = None) -> Tensor:
     """min(max(x, min), max), in the dtype ``x`` and the bounds promote to (so an integer
     tensor clamped at 2.5 becomes float32, and a bool tensor clamped at 1 int64)."""
+    target, min, max = clamp_bounds(input, min, max)
+    return Clamp.apply(cast_to(target, input)[0], min, max)
+
+
+def clamp_bounds(input: Tensor, min: float | Tensor | None, max: float | Tensor | None):
+    """clamp's checks of its bounds; the dtype it computes in and the bounds, a tensor one
+    cast to that dtype (``clamp_`` takes them too)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     target = result_type(input, min, max)
@@ -369,9 +376,8 @@ def clamp(input: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword
         raise not_implemented(kernel, input)
     check_fits(min, target)
     check_fits(max, target)
-    input, min, max = (v if v is None or isinstance(v, (int, float)) else cast_to(target, v)[0]
-                   for v in (input, min, max))
-    return Clamp.apply(input, min, max)
+    return (target, *(v if v is None or isinstance(v, (int, float)) else cast_to(target, v)[0]
+                      for v in (min, max)))
 
 
 clip = clamp
