@@ -261,7 +261,8 @@ class DelayedError(Function):
 
     @staticmethod
     def forward(ctx, *tensors):
-        return tensors if len(tensors) > 1 else tensors[0]
+        outputs = tuple(t.detach() for t in tensors)  # new tensors on the same memory
+        return outputs if len(outputs) > 1 else outputs[0]
 
     @staticmethod
     def backward(ctx, *grads):
