@@ -264,6 +264,8 @@ def test_once_differentiable_under_create_graph():
         node = g.grad_fn
         shown = [node.name(), [(n.name() if n else None, i) for n, i in node.next_functions],
                  g.requires_grad, g]
+        # the result is a new tensor on the leaf's memory, not the leaf the node starts from
+        shown.append(node.next_functions[0][0].variable is g)
         try:
             g.sum().backward()
         except RuntimeError as e:

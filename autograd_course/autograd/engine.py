@@ -132,8 +132,10 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
             while ready:
                 node = ready.pop()
                 grads = buffers.pop(node, None)  # None: no gradient reached this node
+                hooked = node.hooked or hooks.tracers  # any hooks to run around this node?
                 if grads is not None:
-                    grads = node.call_pre_hooks(grads)
+                    if hooked:
+                        grads = node.call_pre_hooks(grads)
                     if targets is not None:
                         for nr, g in enumerate(grads):
                             if (node, nr) in targets:
@@ -143,9 +145,10 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
                 if grads is None:
                     grad_inputs = [None] * len(node.next_functions)  # none flows on from it
                 else:
-                    grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
+                    if hooked:
+                        grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
                     grad_inputs = node.apply(grads)
-                    if node is not root:  # the root is where the run starts, not a graph node
+                    if hooked and node is not root:  # (the root is no graph node)
                         grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
                     if anomaly.state.enabled and anomaly.state.check_nan:
                         anomaly.check_nan(node, grad_inputs)

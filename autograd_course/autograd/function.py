@@ -108,7 +108,8 @@ class BackwardNode(Node, LegacyCtx):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
         skip = self.non_differentiable
         differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
-        out = _as_output(self, args, out)
+        if self.dirty or not self._builtin:  # (a built-in op never returns an input as is)
+            out = _as_output(self, args, out)
         self.non_differentiable_outputs += () if differentiable else (output_nr,)
         if differentiable:
             if self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
@@ -212,7 +213,8 @@ class Function:
             cls.setup_context(ctx, args, outputs)
         else:
             outputs = cls.forward(ctx, *args)
-        backward_result.check_dirty(ctx.dirty, args, outputs)  # returned, and inputs
+        if ctx.dirty:  # they must be returned, and should be inputs
+            backward_result.check_dirty(ctx.dirty, args, outputs)
         return outputs
 
     @classmethod
@@ -223,8 +225,8 @@ class Function:
         if kwargs or cls._setup_apart:
             args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a._requires_grad
-                                     for a in args)
+        ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad
+                                      for a in args])
         if not grad_mode.state.enabled:  # under no_grad, and in the engine's backward formulas
             outputs = cls._forward(ctx, args)  # nothing is recorded
         else:
@@ -256,7 +258,8 @@ class DelayedError(Function):
 
     @staticmethod
     def forward(ctx, *tensors):
-        return tensors if len(tensors) > 1 else tensors[0]
+        outputs = tuple(t.detach() for t in tensors)  # new tensors on the same memory
+        return outputs if len(outputs) > 1 else outputs[0]
 
     @staticmethod
     def backward(ctx, *grads):

@@ -40,6 +40,7 @@ class Node:
     _pre_hooks: list | None = None  # [(hook,), ...]: register_prehook
     _post_hooks: list | None = None  # [(hook,), ...]: register_hook
     retained: dict | None = None  # output_nr -> weak reference to a tensor that retains grad
+    hooked = False  # True once any of the above was registered: the engine asks only then
     _metadata: dict | None = None
 
     def name(self) -> str:
@@ -62,12 +63,14 @@ class Node:
     def register_prehook(self, fn) -> RemovableHandle:
         """Call ``fn(grad_outputs)`` before this node runs; it may return a new tuple."""
         self._pre_hooks, handle = hooks.add(self._pre_hooks, fn)
+        self.hooked = True
         return handle
 
     def register_hook(self, fn) -> RemovableHandle:
         """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; it may return new
         ``grad_inputs``."""
         self._post_hooks, handle = hooks.add(self._post_hooks, fn)
+        self.hooked = True
         return handle
 
     def register_tensor_hook(self, hook, output_nr: int) -> RemovableHandle:
@@ -76,6 +79,7 @@ class Node:
             self._tensor_hooks = []
         entry = (output_nr, hook)
         self._tensor_hooks.append(entry)
+        self.hooked = True
         return RemovableHandle(self._tensor_hooks, entry)
 
     def tensor_hooks(self) -> list | None:
@@ -86,6 +90,7 @@ class Node:
         if self.retained is None:
             self.retained = {}
         self.retained[output_nr] = weakref.ref(tensor)  # weak: a graph keeps no output alive
+        self.hooked = True
 
     def call_pre_hooks(self, grads: list) -> list:
         """Run the tensor hooks on the incoming gradients, then store retained gradients.
@@ -119,6 +124,8 @@ class Node:
 
 class AccumulateGrad(Node):
     """The node at a leaf that requires grad: ``apply`` adds the gradient into ``.grad``."""
+
+    hooked = True  # its tensor hooks are kept on the leaf, which may get them at any time
 
     def __init__(self, variable) -> None:
         self.variable = variable

@@ -50,7 +50,7 @@ def call_post_hooks(node, grad_outputs: list, grad_inputs: list) -> list:
             result = hook(tuple(grad_inputs), tuple(grad_outputs))
             if result is not None:
                 grad_inputs = _checked(hook, grad_inputs, result)
-    for tracer in _tracers:
+    for tracer in tracers:
         tracer(node, grad_outputs, grad_inputs)
     return grad_inputs
 
@@ -136,7 +136,7 @@ def queue_callback(callback) -> None:
 
 
 # --- tracing every node (the chapters' look inside the engine) ----------------------------------
-_tracers: list = []
+tracers: list = []
 
 
 class trace:
@@ -147,8 +147,8 @@ class trace:
         self.callback = callback
 
     def __enter__(self):
-        _tracers.append(self.callback)
+        tracers.append(self.callback)
         return self
 
     def __exit__(self, *exc) -> None:
-        _tracers.remove(self.callback)
+        tracers.remove(self.callback)

@@ -48,7 +48,7 @@ def unpack_all(node) -> tuple:
         raise RuntimeError(ACCESSED_ONCE if node.cleared_on_access else _messages.FREED)
     if node.saved is None:  # inside forward, or a call that was not recorded
         return node.to_save
-    tensors = tuple(None if s is None else s.unpack(node) for s in node.saved)
+    tensors = tuple([None if s is None else s.unpack(node) for s in node.saved])
     if node._forward_cls.clear_saved_tensors_on_access:
         node.saved, node.released, node.cleared_on_access = None, True, True
     return tensors
