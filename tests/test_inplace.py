@@ -5,7 +5,6 @@ gradients and graph of in-place ops that are recorded.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from ops_helpers import assert_grads, assert_same, error_of, graph, leaves, pair
 
@@ -160,17 +159,39 @@ def _stale_mul_self(m, x):
     return y
 
 
-def test_an_operand_that_is_the_written_tensor_is_its_old_values():
-    """README's divergence: ``y.mul_(y)`` multiplies y's old values by themselves, and its
-    backward uses them (a copy): the right gradient. PyTorch saves the second factor as the
-    tensor y, which the write then makes stale, and its backward refuses."""
+@pytest.mark.parametrize("program, old, new", [
+    ("_stale_exp_mul_self", "Exp", "Mul"), ("_stale_div_self", "Mul", "Div"),
+    ("_stale_pow_self", "Mul", "Pow1")])
+def test_an_operand_that_is_the_written_tensor_is_kept_as_it_was(program, old, new):
+    """README's divergence: ``y.mul_(y)`` keeps its second operand as y before the write, so
+    backward raises PyTorch's version error; the message names y's old node where PyTorch
+    names its new one. Everything else in the message is PyTorch's."""
+    fn = globals()[program]
     x = ag.tensor([1.0, 2.0], requires_grad=True)
-    _stale_mul_self(ag, x).sum().backward()
-    np.testing.assert_allclose(x.grad.numpy(), [4.5, 9.0])  # d(1.5x)²/dx = 4.5x
+    ours = error_of(lambda: fn(ag, x).sum().backward())
     tx = torch.tensor([1.0, 2.0], requires_grad=True)
-    error = error_of(lambda: _stale_mul_self(torch, tx).sum().backward())
-    assert error is not None and error[1].startswith(
-        "one of the variables needed for gradient computation has been modified")
+    theirs = error_of(lambda: fn(torch, tx).sum().backward())
+    assert ours is not None and theirs is not None and ours[0] == theirs[0] == "RuntimeError"
+    assert f"which is output 0 of {new}, is at version 1; expected version 0" in theirs[1]
+    assert ours[1] == theirs[1].replace(f"output 0 of {new},", f"output 0 of {old},")
+
+
+def _stale_exp_mul_self(m, x):
+    y = x.exp()
+    y.mul_(y)
+    return y
+
+
+def _stale_div_self(m, x):
+    y = x * 1.5
+    y.div_(y)  # the divisor is y itself: saved, then overwritten
+    return y
+
+
+def _stale_pow_self(m, x):
+    y = x * 1.5
+    y.pow_(y)
+    return y
 
 
 def _stale_twice(m, x):
@@ -182,7 +203,7 @@ def _stale_twice(m, x):
 
 STALE = {"exp": _stale_exp, "sigmoid": _stale_sigmoid, "add": _stale_add,
          "leaf via detach": _stale_leaf_via_detach, "through a view": _stale_through_view,
-         "setitem": _stale_setitem, "twice": _stale_twice}
+         "setitem": _stale_setitem, "twice": _stale_twice, "mul_ self": _stale_mul_self}
 
 
 @pytest.mark.parametrize("name", STALE)

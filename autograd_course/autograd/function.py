@@ -68,6 +68,7 @@ class BackwardNode(Node, LegacyCtx):
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
         next_functions, input_info = [], []  # input_info: (shape, dtype) per input, or None
+        versions = [getattr(t, "_version", None) for t in self.to_save]  # before any is dirtied
         for a in args:
             if isinstance(a, TensorBase):
                 next_functions.append(gradient_edge(a))
@@ -91,10 +92,10 @@ class BackwardNode(Node, LegacyCtx):
             output_info.append(info)
         self.output_info, self.dirty = tuple(output_info), ()  # (as PyTorch, not kept: a cycle)
         saved = []
-        for i, t in enumerate(self.to_save):  # each saved tensor remembers its version now
+        for i, t in enumerate(self.to_save):  # each saved tensor remembers its version
             if t is not None and not isinstance(t, TensorBase):
                 raise TypeError(_messages.not_a_variable(i, t))
-            saved.append(None if t is None else SavedTensor(t, t.grad_fn is self))  # an output?
+            saved.append(None if t is None else SavedTensor(t, t.grad_fn is self, versions[i]))
         self.saved, self.to_save = tuple(saved), ()
         return outputs[0] if single else tuple(outputs)
 

@@ -59,10 +59,12 @@ class SavedTensor:
                  "requires_grad", "output_nr", "tensor_type", "was_leaf", "grad_fn",
                  "accumulate_grad", "packed", "unpack_hook")
 
-    def __init__(self, tensor=None, is_output: bool = False) -> None:
+    def __init__(self, tensor=None, is_output: bool = False, version: int | None = None) -> None:
+        """``version``: an input's version when the call was made, if the call then wrote
+        into memory it shares (``y.mul_(y)`` saves ``y`` as it was: backward must refuse)."""
         if tensor is None:  # PyTorch's are only made by autograd (or _make_saved_tensor)
             raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
-        self.version = tensor._version
+        self.version = tensor._version if is_output or version is None else version
         self.is_output = is_output
         self.was_leaf = tensor.grad_fn is None
         self.unpack_hook = None

@@ -28,8 +28,9 @@ def written_in_place(op: type[Function]) -> type[Function]:
 
         @staticmethod
         def forward(ctx, x, *args):
-            old = _snapshot(x) if grad_mode.state.user and True in ctx.needs_input_grad else x
-            out = op.forward(ctx, old, *(old if a is x else a for a in args))  # x.mul_(x)
+            recorded = grad_mode.state.user and True in ctx.needs_input_grad
+            old, same = (_snapshot(x), _before_the_write(x)) if recorded else (x, x)
+            out = op.forward(ctx, old, *(same if a is x else a for a in args))  # x.mul_(x)
             if out._data.shape != x._data.shape:
                 raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the "
                                    f"broadcast shape {list(out.shape)}")
@@ -52,12 +53,21 @@ def _result_of(ctx, x):
     return result
 
 
-def _snapshot(x):
-    """A copy of ``x``'s values at the same place in the graph.
+def _before_the_write(x):
+    """``x`` as another operand of its own in-place op (``y.mul_(y)``): the same memory and
+    version counter at x's old place in the graph. If the op saves it, the write makes it
+    stale and backward refuses, as PyTorch's does (it saves that operand before writing)."""
+    alias = _snapshot(x, x._data)
+    alias._version_counter = x._shared_version_counter()
+    return alias
+
+
+def _snapshot(x, data=None):
+    """A copy of ``x``'s values (or a tensor on ``data``) at the same place in the graph.
 
     The op reads (and may save for backward) this copy, so overwriting ``x`` afterwards does
     not change what backward sees: PyTorch also keeps the original when a formula needs it.
     """
-    copy = x._new(x._data.copy())
+    copy = x._new(x._data.copy() if data is None else data)
     copy.grad_fn, copy._output_nr, copy._requires_grad = x.grad_fn, x._output_nr, x._requires_grad
     return copy
