@@ -67,3 +67,17 @@ def double_in_place(lib, name: str = "DoubleInPlace"):
         return grad * 2
 
     return _function(lib, name, forward, backward)
+
+
+def view_of_input(lib, name: str = "ViewOf"):
+    """A Function whose forward returns a view of its input (``x.view_as(x)``) and whose
+    backward passes the gradient through: PyTorch treats its output as a view made by a
+    custom Function, which cannot be written into in place."""
+
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    def backward(ctx, grad):
+        return grad
+
+    return _function(lib, name, forward, backward)

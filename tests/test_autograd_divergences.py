@@ -4,6 +4,7 @@ the value, the gradient, or the error type and message."""
 from __future__ import annotations
 
 import pytest
+from functions import identity, view_of_input
 from oracle_helpers import assert_like_torch
 
 
@@ -72,23 +73,10 @@ def test_a_saved_leaf_detached_in_place():
     assert_like_torch(case)
 
 
-def _view_fn(m):
-    class ViewOf(m.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x.view_as(x)
-
-        @staticmethod
-        def backward(ctx, g):
-            return g
-
-    return ViewOf
-
-
 def test_writing_into_a_view_a_custom_function_returned_is_refused():
     def case(m):
         a = m.ones(2, requires_grad=True).clone()
-        v = _view_fn(m).apply(a)
+        v = view_of_input(m).apply(a)
         v += m.ones(2)
 
     assert_like_torch(case)
@@ -97,7 +85,7 @@ def test_writing_into_a_view_a_custom_function_returned_is_refused():
 def test_writing_into_it_under_no_grad_is_allowed():
     def case(m):
         a = m.ones(2, requires_grad=True).clone()
-        v = _view_fn(m).apply(a)
+        v = view_of_input(m).apply(a)
         with m.no_grad():
             v.mul_(2)
         return a
@@ -204,18 +192,9 @@ def test_mark_non_differentiable_on_a_returned_input():
 
 def test_an_input_returned_under_no_grad_is_a_new_tensor():
     def case(m):
-        class Same(m.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                return x
-
-            @staticmethod
-            def backward(ctx, g):
-                return g
-
         a = m.tensor([1.0, 2.0], requires_grad=True)
         with m.no_grad():
-            y = Same.apply(a)
+            y = identity(m, name="Same", returns_input=True).apply(a)
         return [y is a, y.requires_grad, y._version]
 
     assert_like_torch(case)

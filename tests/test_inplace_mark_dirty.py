@@ -6,6 +6,7 @@ the history and the errors, checked against PyTorch."""
 from __future__ import annotations
 
 import pytest
+from functions import view_of_input
 from oracle_helpers import assert_like_torch
 
 import autograd_course as ag
@@ -27,6 +28,15 @@ WRITES = {
 }
 
 
+def _in_mode(m, mode: str, write, x, v):
+    """``write(m, x, v)`` under ``no_grad`` or ``inference_mode`` when ``mode`` says so."""
+    block = {"no_grad": m.no_grad, "inference_mode": m.inference_mode}.get(mode)
+    if block is None:
+        return write(m, x, v)
+    with block():
+        return write(m, x, v)
+
+
 @pytest.mark.parametrize("write", WRITES)
 @pytest.mark.parametrize("mode", ["grad", "no_grad", "inference_mode", "nothing requires grad"])
 def test_the_written_tensor_is_returned_its_version_bumped_once(write, mode):
@@ -35,12 +45,7 @@ def test_the_written_tensor_is_returned_its_version_bumped_once(write, mode):
         v = m.tensor([4.0, 5.0, 6.0], requires_grad=mode != "nothing requires grad")
         x = a.clone()
         before = x._version
-        block = {"no_grad": m.no_grad, "inference_mode": m.inference_mode}.get(mode)
-        if block is None:
-            out = WRITES[write](m, x, v)
-        else:
-            with block():
-                out = WRITES[write](m, x, v)
+        out = _in_mode(m, mode, WRITES[write], x, v)
         shown = [x, x._version - before, x.is_inference(), x.requires_grad]
         if out is not None:
             shown.append(out is x)
@@ -57,17 +62,8 @@ def test_a_refused_write_leaves_the_memory_as_it_was(write):
     """PyTorch checks before it writes: a view a learner's Function returned, written with a
     value that requires grad, is refused and keeps its values."""
     def case(m):
-        class Same(m.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                return x.view_as(x)
-
-            @staticmethod
-            def backward(ctx, g):
-                return g
-
         a = m.tensor([1.0, 2.0, 3.0])
-        view = Same.apply(a)
+        view = view_of_input(m, "Same").apply(a)
         v = m.tensor([4.0, 5.0, 6.0], requires_grad=True)
         try:
             WRITES[write](m, view, v)
@@ -151,12 +147,7 @@ def test_each_in_place_op_returns_its_input_its_version_bumped_once(write, mode)
         v = m.tensor([4.0, 0.5, 6.0], requires_grad=mode != "nothing requires grad")
         x = a.clone()
         before = x._version
-        block = {"no_grad": m.no_grad, "inference_mode": m.inference_mode}.get(mode)
-        if block is None:
-            out = OP_WRITES[write](m, x, v)
-        else:
-            with block():
-                out = OP_WRITES[write](m, x, v)
+        out = _in_mode(m, mode, OP_WRITES[write], x, v)
         shown = [x, x._version - before, x.is_inference(), x.requires_grad, out is x]
         if mode == "grad":
             # (floor_divide's node: "NotImplemented", without PyTorch's C++ namespace)

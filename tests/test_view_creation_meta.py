@@ -12,20 +12,13 @@ require grad but the value written does.
 from __future__ import annotations
 
 import pytest
+from functions import identity, view_of_input
 from oracle_helpers import assert_like_torch
 
 
 def _same(m):
-    class Same(m.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x
-
-        @staticmethod
-        def backward(ctx, g):
-            return 2 * g
-
-    return Same
+    """A Function that returns its input as is; its backward doubles the gradient."""
+    return identity(m, backward=lambda ctx, g: 2 * g, name="Same", returns_input=True)
 
 
 def _first_two(m):
@@ -39,19 +32,6 @@ def _first_two(m):
             return m.cat([g, g.new_zeros(1)])
 
     return FirstTwo
-
-
-def _view_as_self(m):
-    class MyFn(m.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x.view_as(x)
-
-        @staticmethod
-        def backward(ctx, g):
-            return g
-
-    return MyFn
 
 
 @pytest.mark.parametrize("source", ["leaf", "non-leaf", "no grad"])
@@ -120,7 +100,7 @@ def test_a_custom_functions_view_of_a_plain_tensor_written_with_a_value_that_req
     def case(m):
         a = m.rand(1, 2)
         b = m.rand(1, requires_grad=True)
-        view_a = _view_as_self(m).apply(a)
+        view_a = view_of_input(m, "MyFn").apply(a)
         view_a += b
 
     assert_like_torch(case)
@@ -130,7 +110,7 @@ def test_copy_into_it_too():
     def case(m):
         a = m.rand(1, 2)
         b = m.rand(1, requires_grad=True)
-        _view_as_self(m).apply(a).copy_(b)
+        view_of_input(m, "MyFn").apply(a).copy_(b)
 
     assert_like_torch(case)
 

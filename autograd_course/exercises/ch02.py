@@ -25,6 +25,7 @@ from ._common import (
     to_numpy,
 )
 from .messages import msg
+from .value import Value
 
 
 def _test_functions() -> list[tuple[str, Callable[[Any], Any], int]]:
@@ -210,19 +211,9 @@ def check_value_pow_tanh(value_cls: Any) -> None:
 # --- the learner's Value: operators made of operations it already has ----------------------------
 def backprop(root: Any) -> None:
     """Run every ``_backward`` below ``root`` (with ``root.grad = 1``) in reverse topological
-    order, as chapter 3's ``Value.backward()`` does; iterative."""
-    order, seen, stack = [], set(), [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-        elif id(node) not in seen:
-            seen.add(id(node))
-            stack.append((node, True))
-            stack.extend((child, False) for child in getattr(node, "_prev", ()))
-    root.grad = 1.0
-    for node in reversed(order):
-        node._backward()
+    order: chapter 3's ``Value.backward()``, applied to any object with ``_prev`` and
+    ``_backward`` (the learner's own class need not have a ``backward`` yet)."""
+    Value.backward(root)
 
 
 A0, B0 = 3.0, -2.0
