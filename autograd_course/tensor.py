@@ -78,6 +78,8 @@ class Tensor(TensorBase, TensorMath, TensorConversions):
         if self._requires_grad and value._data.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
+        if value._data.dtype != self._data.dtype or value._device != self._device:
+            self._accumulate_grad = None  # as PyTorch: a new AccumulateGrad for the new type
         self._data = value._data
         self._device = value._device
 

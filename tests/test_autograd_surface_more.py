@@ -441,6 +441,31 @@ def test_data_of_a_tensor_that_requires_grad_must_stay_floating(torch_oracle):
     assert run(ag) == run(torch_oracle)
 
 
+def test_a_leaf_keeps_its_accumulate_grad_metadata_until_data_changes_type(torch_oracle):
+    # A leaf's AccumulateGrad records the leaf's shape and dtype when it is made; the gradient
+    # for the leaf is checked against them. New data of another shape keeps that node (while
+    # a graph holds it), so the check fails; new data of another dtype gets a new node.
+    def run(lib):
+        seen = []
+        x = lib.ones(2, requires_grad=True)
+        kept = x * 2  # holds x's AccumulateGrad
+        x.data = lib.ones(3)
+        seen.append(outcome(lambda: (x * 3).sum().backward()))
+        y = lib.ones(2, requires_grad=True)
+        kept = y * 2
+        y.data = lib.ones(2, dtype=lib.float64)
+        (y * 3).sum().backward()
+        seen.append((str(y.grad.dtype), y.grad.tolist(), kept.grad_fn.next_functions[0][0]
+                     is (y * 1).grad_fn.next_functions[0][0]))
+        z = lib.ones(2, requires_grad=True)
+        z.data = lib.ones(3)  # no graph holds its AccumulateGrad: a new one, of shape (3,)
+        (z * 3).sum().backward()
+        seen.append(z.grad.tolist())
+        return seen
+
+    assert run(ag) == run(torch_oracle)
+
+
 # --- anomaly mode when warnings are errors ----------------------------------------------------
 def test_anomaly_report_goes_to_stderr_when_warnings_are_errors(torch_oracle, capsys):
     """The node's own error is raised; its 'Error detected in ...' report, which cannot be a

@@ -71,9 +71,9 @@ class BackwardNode(Node, LegacyCtx):
         versions = [getattr(t, "_version", None) for t in self.to_save]  # before any is dirtied
         for a in args:
             if isinstance(a, TensorBase):
-                next_functions.append(gradient_edge(a))
-                made_by = a.grad_fn  # its producer recorded the same (shape, dtype): share it
-                input_info.append(made_by.output_info[a._output_nr] if made_by is not None
+                made_by, nr = edge = gradient_edge(a)  # the node that made it (a leaf's: its
+                next_functions.append(edge)  # AccumulateGrad) recorded its (shape, dtype): share it
+                input_info.append(made_by.output_info[nr] if made_by is not None
                                   else (a._data.shape, a._data.dtype))
             else:
                 input_info.append(None)  # a number or other argument gets no edge

@@ -129,6 +129,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable) -> None:
         self.variable = variable
+        self.output_info = ((variable._data.shape, variable._data.dtype),)  # PyTorch's metadata
         self.sequence_nr = 2**64 - 1  # PyTorch's: the largest, so a leaf's grad is stored first
 
     def name(self) -> str:
