@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from functions import square
 
 import autograd_course as ag
 
@@ -111,16 +112,7 @@ def test_after_backward_reading_a_saved_tensor_gives_pytorchs_error(torch_oracle
 
 def test_custom_functions_keep_saved_tensors_and_get_no_saved_names(torch_oracle):
     for m in (ag, torch_oracle):
-        class Square(m.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                ctx.save_for_backward(x)
-                return x * x
-
-            @staticmethod
-            def backward(ctx, grad):
-                (x,) = ctx.saved_tensors
-                return 2 * x * grad
+        Square = square(m)
 
         x = m.tensor(A, requires_grad=True)
         node = Square.apply(x).grad_fn

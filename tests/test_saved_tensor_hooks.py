@@ -5,6 +5,7 @@ the checks), ``save_on_cpu`` and ``disable_saved_tensors_hooks``."""
 from __future__ import annotations
 
 import pytest
+from functions import square
 from oracle_helpers import assert_like_torch
 
 
@@ -112,16 +113,7 @@ def test_misuse_raises_like_pytorch(how):
 
 def test_a_custom_functions_saved_tensors_go_through_the_hooks():
     def case(m):
-        class Square(m.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                ctx.save_for_backward(x)
-                return x * x
-
-            @staticmethod
-            def backward(ctx, g):
-                (x,) = ctx.saved_tensors
-                return 2 * g * x
+        Square = square(m)
 
         a = m.tensor([1.0, 3.0], requires_grad=True)
         log = []
