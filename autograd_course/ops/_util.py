@@ -71,8 +71,10 @@ def binary_operands(a: Tensor | float, b: Tensor | float, *, floats: bool = Fals
     a_tensor, b_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
     if a_tensor and (type(b) is float or type(b) is int):  # common: float32/64 a, decided now
         dtype = a._data.dtype
-        if dtype.kind == "f" and dtype.itemsize > 2:
-            return a, a._new(number_array(a._xp, b, dtype))
+        if dtype.kind == "f" and dtype.itemsize > 2:  # b rounded to a's dtype once
+            number = a._xp.asarray(b, dtype=dtype) if type(b) is float else \
+                number_array(a._xp, b, dtype)  # (an int is checked to fit 64 bits first)
+            return a, a._new(number)
     if a_tensor and b_tensor:
         if a._device is not b._device and a._device != b._device:
             a, b = _same_device(a, b)
