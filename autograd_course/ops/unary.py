@@ -264,7 +264,8 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, y):
         ctx.save_for_backward(y)
-        return grad._new(grad._xp.where(y._data > 0, grad._data, 0).astype(grad._data.dtype))
+        zero = grad._data.dtype.type(0)  # of grad's dtype: the choice makes no second copy
+        return grad._new(grad._xp.where(y._data > 0, grad._data, zero))
 
     @staticmethod
     def backward(ctx, gg):
