@@ -68,9 +68,7 @@ class BackwardNode(Node, LegacyCtx):
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
         next_functions, input_info = [], []  # input_info: (shape, dtype) per input, or None
-        versions = None  # the saved tensors' versions, read before linking bumps a dirty one
-        if self.dirty:
-            versions = [getattr(t, "_version", None) for t in self.to_save]
+        versions = [getattr(t, "_version", None) for t in self.to_save] if self.dirty else None
         for a in args:
             if isinstance(a, TensorBase):
                 made_by, nr = edge = gradient_edge(a)  # the node that made it (a leaf's: its
@@ -92,15 +90,13 @@ class BackwardNode(Node, LegacyCtx):
                         info = known
                         break
             output_info.append(info)
-        self.output_info = tuple(output_info)
-        if self.dirty:
-            self.dirty = ()  # (as PyTorch, not kept: it would hold the outputs, a cycle)
+        self.output_info, self.dirty = tuple(output_info), ()  # (as PyTorch, not kept: a cycle)
         if self.to_save:
             saved = []
             for i, t in enumerate(self.to_save):  # each saved tensor remembers its version
                 if t is not None and not isinstance(t, TensorBase):
                     raise TypeError(_messages.not_a_variable(i, t))
-                version = None if versions is None else versions[i]
+                version = versions and versions[i]  # (None: not dirty, read it now)
                 saved.append(None if t is None else SavedTensor(t, t.grad_fn is self, version))
             self.saved, self.to_save = tuple(saved), ()
         return outputs[0] if single else tuple(outputs)
@@ -117,8 +113,7 @@ class BackwardNode(Node, LegacyCtx):
         differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
         if self.dirty or not self._builtin:  # (a built-in op never returns an input as is)
             out = _as_output(self, args, out)
-        if not differentiable:
-            self.non_differentiable_outputs += (output_nr,)
+        self.non_differentiable_outputs += () if differentiable else (output_nr,)
         if differentiable:
             if self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
                 views.rebase_dirty(self, args, out, output_nr, n_outputs)
