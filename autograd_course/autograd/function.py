@@ -209,18 +209,6 @@ class Function:
         raise NotImplementedError("setup_context is not implemented.")
 
     @classmethod
-    def _forward(cls, ctx, args: tuple):
-        """``forward``, and ``setup_context`` when it is separate; dirty inputs must be returned."""
-        if cls._setup_apart:
-            outputs = cls.forward(*args)
-            cls.setup_context(ctx, args, outputs)
-        else:
-            outputs = cls.forward(ctx, *args)
-        if ctx.dirty:  # they must be returned, and should be inputs
-            backward_result.check_dirty(ctx.dirty, args, outputs)
-        return outputs
-
-    @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` with grad mode off; record the call when an input requires grad.
         Keywords are bound to ``forward``'s parameters: ``F.apply(x, k=2)`` is ``F.apply(x, 2)``.
@@ -230,21 +218,25 @@ class Function:
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad
                                       for a in args])
-        if not grad_mode.state.enabled:  # under no_grad, and in the engine's backward formulas
-            outputs = cls._forward(ctx, args)  # nothing is recorded
-        else:
-            record = True in ctx.needs_input_grad
-            if record:
-                ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
-                if anomaly.state.enabled:
-                    anomaly.store_traceback(ctx)  # where in the forward pass it was made
-            grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
-            try:
-                outputs = cls._forward(ctx, args)
-            finally:
-                grad_mode.state.enabled = True
-            if record:
-                return ctx.record(args, outputs)
+        enabled = grad_mode.state.enabled  # (off under no_grad, and in backward formulas)
+        record = enabled and True in ctx.needs_input_grad
+        if record:
+            ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
+            if anomaly.state.enabled:
+                anomaly.store_traceback(ctx)  # where in the forward pass it was made
+        grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
+        try:
+            if cls._setup_apart:  # forward(*inputs), then setup_context fills the ctx
+                outputs = cls.forward(*args)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args)
+        finally:
+            grad_mode.state.enabled = enabled
+        if ctx.dirty:  # they must be returned, and should be inputs
+            backward_result.check_dirty(ctx.dirty, args, outputs)
+        if record:
+            return ctx.record(args, outputs)
         if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)
             outputs = ctx.unrecorded(args, outputs)
         if grad_mode.state.inference:
