@@ -50,7 +50,7 @@ class RemovableHandle:
 class TensorBase:
     """An array with autograd state. ``Tensor`` (tensor.py) adds the methods."""
 
-    __slots__ = (
+    __slots__ = (  # what every tensor sets when it is made
         "_data",             # the values: a NumPy array (CuPy on a GPU)
         "_device",
         "_requires_grad",
@@ -58,17 +58,18 @@ class TensorBase:
         "_grad",
         "_output_nr",        # which output of grad_fn this tensor is
         "_version_counter",  # shared by the tensors on this memory (None until one is needed)
-        "_base",             # for a view: the tensor whose memory it looks at
-        "_views",            # for a base: its views (weakly), whose histories follow its own
-        "_creation_meta",    # for a view: how it was made, if writing into it is refused
-        "_hooks",            # a leaf's gradient hooks (a non-leaf's live on its grad_fn)
-        "_post_accumulate_grad_hooks",  # a leaf's hooks run after its .grad was updated
-        "_retains_grad",
-        "_accumulate_grad",  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
-        "_inference",
-        "name",
+        "__dict__",          # what few tensors get, set only then (the defaults below)
         "__weakref__",
     )
+    _base = None             # for a view: the tensor whose memory it looks at
+    _views = None            # for a base: a weakref.WeakSet of its views (autograd/views.py)
+    _creation_meta = None    # for a view: how it was made, if writing into it is refused
+    _hooks = None            # a leaf's gradient hooks (a non-leaf's live on its grad_fn)
+    _post_accumulate_grad_hooks = None  # a leaf's hooks run after its .grad was updated
+    _retains_grad = False
+    _accumulate_grad = None  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
+    _inference = False
+    name = None
     __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
 
     def _init(self, array, device) -> None:
@@ -79,15 +80,6 @@ class TensorBase:
         self._grad = None
         self._output_nr = 0
         self._version_counter = None
-        self._base = None
-        self._views = None  # a weakref.WeakSet once a view is taken (ops/_util.py)
-        self._creation_meta = None  # see autograd/views.py
-        self._hooks = None  # a list once a hook is registered
-        self._post_accumulate_grad_hooks = None
-        self._retains_grad = False
-        self._accumulate_grad = None
-        self._inference = False
-        self.name = None
 
     @classmethod
     def _wrap(cls, array, device=_backend.CPU):

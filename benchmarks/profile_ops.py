@@ -13,6 +13,10 @@ Counts, for ``a * b`` (both ``(100,)`` float32 tensors that require grad):
   collector paused), and the allocations it counts towards its next collection
   (``gc.get_count()[0]``).
 
+and, for the benchmark's chain (``h * 1.01``, ``h + 0.1``, ``tanh``): the objects per op the
+collector still tracks after a full collection, and the Python bytecode instructions per op
+executed by the forward and by the backward, with the functions that execute most of them.
+
 No timing: these numbers are the same on a loaded machine. See benchmarks/README.md.
 """
 
@@ -85,6 +89,55 @@ def tracked_per_op(op: str, n: int = 999) -> tuple[float, float]:
     return (after - before) / n, counted / n
 
 
+def chain(h, n: int = 999):
+    """The benchmark's chain (benchmarks/workloads.py): h * 1.01, h + 0.1, tanh, in turn."""
+    for i in range(n):
+        h = h * 1.01 if i % 3 == 0 else h + 0.1 if i % 3 == 1 else h.tanh()
+    return h
+
+
+def bytecodes_per_op(n: int = 999) -> tuple[Counter, Counter]:
+    """Python bytecode instructions executed per op of the chain, forward and backward, per
+    function ("opcode" trace events). Unlike a timing, the count is the same on a busy machine."""
+    counts = Counter()
+
+    def tracer(frame, event, arg):
+        frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        if event == "opcode":
+            code = frame.f_code
+            counts[f"{os.path.relpath(code.co_filename, ROOT)}:{code.co_name}"] += 1
+        return tracer
+
+    chain(ag.randn(100, requires_grad=True), 30).sum().backward()  # warm-up
+    x = ag.randn(100, requires_grad=True)
+    sys.settrace(tracer)
+    try:
+        h = chain(x, n)
+    finally:
+        sys.settrace(None)
+    forward = Counter({k: v / n for k, v in counts.items() if "profile_ops" not in k})
+    counts.clear()
+    loss = h.sum()
+    sys.settrace(tracer)
+    try:
+        loss.backward()
+    finally:
+        sys.settrace(None)
+    return forward, Counter({k: v / n for k, v in counts.items()})
+
+
+def tracked_after_collection(n: int = 999) -> float:
+    """Objects per op of the chain that the collector still tracks after a full collection
+    (tuples of numbers only are untracked then): what every later full collection walks."""
+    gc.collect()
+    before = len(gc.get_objects())
+    h = chain(ag.randn(100, requires_grad=True), n)
+    gc.collect()
+    alive = (len(gc.get_objects()) - before) / n
+    del h
+    return alive
+
+
 def main() -> None:
     for what, (total, files) in (("a * b forward", forward_calls()),
                                  ("(a * b).sum() backward", backward_calls())):
@@ -95,6 +148,11 @@ def main() -> None:
     for op in ("mul", "add", "tanh"):
         alive, counted = tracked_per_op(op)
         print(f"  {op:5s} {alive:5.2f} / {counted:5.2f}")
+    print(f"  chain: {tracked_after_collection():.2f} still tracked per op after a collection")
+    for what, counts in zip(("forward", "backward"), bytecodes_per_op()):
+        print(f"\nbytecodes per op of the 999-op chain, {what}: {sum(counts.values()):.0f}")
+        for name, count in counts.most_common(10):
+            print(f"    {count:6.1f}  {name}")
 
 
 if __name__ == "__main__":
