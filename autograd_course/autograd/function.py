@@ -113,12 +113,12 @@ class BackwardNode(Node, LegacyCtx):
         differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
         if self.dirty or not self._builtin:  # (a built-in op never returns an input as is)
             out = _as_output(self, args, out)
-        self.non_differentiable_outputs += () if differentiable else (output_nr,)
-        if differentiable:
-            if self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
-                views.rebase_dirty(self, args, out, output_nr, n_outputs)
-            else:
-                out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
+        if not differentiable:
+            self.non_differentiable_outputs += (output_nr,)
+        elif self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
+            views.rebase_dirty(self, args, out, output_nr, n_outputs)
+        else:
+            out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
         return out
 
     # --- running backward (the engine calls this) ----------------------------------------------
