@@ -20,7 +20,7 @@ import weakref
 from .. import _messages
 from . import grad_mode
 from .graph import gradient_edge
-from .saved_tensor_hooks import current_hooks
+from .saved_tensor_hooks import active_pairs
 
 PACK_IN_PLACE = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
@@ -68,9 +68,8 @@ class SavedTensor:
         self.is_output = is_output
         self.was_leaf = tensor.grad_fn is None
         self.unpack_hook = None
-        hooks = current_hooks()
-        if hooks is not None:
-            self._pack(tensor, *hooks)
+        if active_pairs:  # under saved_tensors_hooks: the innermost pair packs it
+            self._pack(tensor, *active_pairs[-1])
         elif is_output:
             self.tensor = None
             self.data, self.device = tensor._data, tensor._device

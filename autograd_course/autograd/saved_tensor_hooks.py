@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 
-_stack: list = []  # the active (pack_hook, unpack_hook) pairs, the innermost last
+active_pairs: list = []  # the (pack_hook, unpack_hook) pairs in use, the innermost last
 _disabled: list = [None]  # the error message while hooks are disabled, else None
 
 
@@ -25,10 +25,10 @@ class saved_tensors_hooks:
     def __enter__(self) -> None:
         if _disabled[0] is not None:
             raise RuntimeError(_disabled[0])
-        _stack.append((self.pack_hook, self.unpack_hook))
+        active_pairs.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc) -> None:
-        _stack.pop()
+        active_pairs.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):
@@ -51,7 +51,7 @@ def disable_saved_tensors_hooks(error_message: str):
     """Inside it, using ``saved_tensors_hooks`` raises ``RuntimeError(error_message)``."""
     previous = _disabled[0]
     try:
-        if _stack:  # hooks in use now cannot be disabled
+        if active_pairs:  # hooks in use now cannot be disabled
             raise RuntimeError(error_message)
         _disabled[0] = error_message
         yield
@@ -61,18 +61,13 @@ def disable_saved_tensors_hooks(error_message: str):
 
 def active() -> list:
     """A copy of the active pairs (``restore`` puts it back)."""
-    return list(_stack)
+    return list(active_pairs)
 
 
 def restore(pairs: list) -> None:
-    _stack[:] = pairs
+    active_pairs[:] = pairs
 
 
 def hooks_enabled() -> bool:
     """False inside ``disable_saved_tensors_hooks``."""
     return _disabled[0] is None
-
-
-def current_hooks():
-    """The ``(pack_hook, unpack_hook)`` pair a tensor saved now gets, or ``None``."""
-    return _stack[-1] if _stack else None
