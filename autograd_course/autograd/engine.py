@@ -79,12 +79,11 @@ def _count_dependencies(root: Node) -> dict:
     stack = [root]
     while stack:  # an explicit stack instead of recursion: 100,000-node chains are fine
         for node, _ in stack.pop().next_functions:
-            if node is None:
-                continue
-            if node not in dependencies:
-                dependencies[node] = 0
+            if node in dependencies:
+                dependencies[node] += 1
+            elif node is not None:  # (None: an input without gradient)
+                dependencies[node] = 1  # first seen: walk on below it
                 stack.append(node)
-            dependencies[node] += 1
     return dependencies
 
 
