@@ -30,14 +30,15 @@ def materialized(node, grads: list) -> list:
 
 def per_edge(node, result: tuple) -> list:
     """``backward``'s result checked, one gradient per ``next_functions`` edge of ``node``."""
-    count = len(node.input_info)
-    if len(result) > count and all(g is None for g in result[count:]):
-        result = result[:count]  # extra trailing Nones are allowed
-    if len(result) != count:
-        raise RuntimeError(_messages.wrong_gradient_count(node.name(), count, len(result)))
+    infos = node.input_info  # per input of forward: its (shape, dtype), None if not a tensor
+    if len(result) != len(infos):
+        if len(result) < len(infos) or any(g is not None for g in result[len(infos):]):
+            raise RuntimeError(_messages.wrong_gradient_count(node.name(), len(infos),
+                                                              len(result)))
+        result = result[:len(infos)]  # extra trailing Nones are allowed
     grads = []
     for i, grad in enumerate(result):
-        info = node.input_info[i]
+        info = infos[i]
         if grad is None:
             if info is not None:
                 grads.append(None)
