@@ -375,6 +375,14 @@ def test_backends_answer_like_a_machine_without_mps():
     assert ag.backends.mps.is_available() == torch.backends.mps.is_available()
 
 
+def test_backends_say_there_is_no_mkldnn_layout():
+    # PyTorch's CPU wheel has MKL-DNN (oneDNN); here x.to_mkldnn() does not exist, so the
+    # same question, asked the same way, answers False (PyTorch's tests skip on it)
+    assert callable(torch.backends.mkldnn.is_available)
+    assert ag.backends.mkldnn.is_available() is False
+    assert not hasattr(ag.ones(1), "to_mkldnn") and hasattr(torch.ones(1), "to_mkldnn")
+
+
 def test_torchvision_stand_in_names_the_replacement():
     from autograd_course import vision
 
