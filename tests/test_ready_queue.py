@@ -12,10 +12,11 @@ import random
 import pytest
 
 import autograd_course as ag
+from autograd_course.autograd.graph import Node
 from autograd_course.autograd.ready_queue import ReadyQueue
 
 
-class _Node:
+class _Node(Node):  # a node of its own sequence number; Node orders the heap
     def __init__(self, sequence_nr: int, label: str) -> None:
         self.sequence_nr, self.label = sequence_nr, label
 
@@ -26,6 +27,12 @@ def test_newest_node_first_and_leaves_before_all():
         queue.push(_Node(seq, label))
     assert [queue.pop().label for _ in range(4)] == ["leaf", "b", "c", "a"]
     assert len(queue) == 0
+
+
+def test_a_node_is_less_when_it_runs_first():
+    newer, older, leaf = _Node(7, "newer"), _Node(3, "older"), _Node(2**64 - 1, "leaf")
+    assert newer < older and leaf < newer
+    assert not older < newer and not newer < newer  # a tie is not less either way
 
 
 def test_ties_follow_the_heap_not_arrival_order():

@@ -53,6 +53,10 @@ class Node:
             self._metadata = {}
         return self._metadata
 
+    def __lt__(self, other) -> bool:
+        """``a < b``: ``a`` runs before ``b`` when both are ready (see ready_queue.py)."""
+        return self.sequence_nr > other.sequence_nr
+
     def _sequence_nr(self) -> int:
         return self.sequence_nr
 
