@@ -35,6 +35,17 @@ def test_a_node_is_less_when_it_runs_first():
     assert not older < newer and not newer < newer  # a tie is not less either way
 
 
+def test_graph_nodes_order_where_pytorch_refuses(torch_oracle):
+    """The README's divergence: ours compare by which runs first, PyTorch's cannot compare."""
+    x = ag.ones(2, requires_grad=True)
+    first, second = x * 2, (x * 2).exp()
+    assert second.grad_fn < first.grad_fn  # made later, so it runs first
+    assert not first.grad_fn < second.grad_fn
+    t = torch_oracle.ones(2, requires_grad=True)
+    with pytest.raises(TypeError):
+        _ = (t * 2).exp().grad_fn < (t * 2).grad_fn
+
+
 def test_ties_follow_the_heap_not_arrival_order():
     queue = ReadyQueue()
     for i in range(5):
