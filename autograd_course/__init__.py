@@ -3,8 +3,14 @@
 ``import autograd_course as ag`` gives the names a PyTorch user expects: ``ag.tensor``,
 ``ag.randn``, ``ag.no_grad``, ``ag.autograd.Function``... Reprs and error messages print what
 PyTorch prints (including the ``torch.`` in ``torch.float32``), so outputs can be compared.
+
+This namespace is the library's. The course built on it (exercise checkers, the two languages,
+fonts, the setup check) is ``autograd_course.course``, which nothing here imports.
+``ag.viz``, the drawings, is loaded the first time it is used, so that importing the package
+does not load Graphviz's Python binding or matplotlib.
 """
 
+import importlib
 import math
 
 from . import (
@@ -13,13 +19,11 @@ from . import (
     backends,
     cuda,
     datasets,
-    i18n,
     models,
     nn,
     ops,
     optim,
     utils,
-    viz,
 )
 from ._backend import device, get_default_device, set_default_device
 from ._messages import is_warn_always_enabled, set_warn_always
@@ -87,8 +91,6 @@ __version__ = "0.1.0"
 
 inf, nan, pi, e = math.inf, math.nan, math.pi, math.e  # torch.inf, torch.pi... (Python floats)
 
-i18n.apply_fonts()  # a Chinese chapter's plots get a CJK font (matplotlib, when installed)
-
 
 def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
@@ -114,7 +116,10 @@ _OUT_OF_SCOPE = {
 
 
 def __getattr__(name: str):
-    """Names of PyTorch that are out of this course's scope: say what to use instead."""
+    """``ag.viz`` on first use (PEP 562); names of PyTorch that are out of this course's
+    scope: say what to use instead."""
+    if name == "viz":
+        return importlib.import_module(".viz", __name__)
     if name in _OUT_OF_SCOPE:
         raise AttributeError(f"autograd_course has no '{name}': {_OUT_OF_SCOPE[name]}")
     raise AttributeError(f"module 'autograd_course' has no attribute '{name}'")

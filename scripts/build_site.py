@@ -77,7 +77,7 @@ VIZJS_MODULE = "autograd_course_vizjs"
 # matplotlib in Pyodide has no Chinese font (and no fontconfig): the site ships Noto Sans CJK SC
 # (SIL Open Font License), subset to the 6,763 characters of GB 2312 plus ASCII and CJK/full-
 # width punctuation (2.8 MB instead of 19 MB), as the package autograd_course_cjkfont that
-# autograd_course.fonts registers with matplotlib. The source is the machine's own Noto font
+# autograd_course.course.fonts registers with matplotlib. The source is the machine's own Noto font
 # (make site installs fonts-noto-cjk as make test does).
 CJKFONT_MODULE = "autograd_course_cjkfont"
 CJKFONT_FAMILY = "Noto Sans CJK SC"

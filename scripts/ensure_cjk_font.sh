@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make sure a font with Chinese glyphs is installed: the chapters quote the notes' Chinese terms
 # (the "Mirrors" lines, the key-term tables), and the Chinese edition (notebooks/zh) draws its
-# graphs in "Noto Sans CJK SC" and gives matplotlib a CJK fallback font (autograd_course/fonts.py).
+# graphs in "Noto Sans CJK SC" and gives matplotlib a CJK fallback font (autograd_course/course/fonts.py).
 # Without one, browsers, Graphviz and matplotlib draw boxes.
 # - fontconfig knows a font for Chinese (fc-list :lang=zh)  -> ok
 # - root and apt-get exists                                  -> apt-get install fonts-noto-cjk

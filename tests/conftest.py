@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from autograd_course import fonts
+from autograd_course.course import fonts
+from autograd_course.viz import cjk_font
 
 settings.register_profile(
     "autograd_course",
@@ -50,7 +51,7 @@ ZH_NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks" / "zh"
 
 def cjk_font_installed() -> bool:
     """Whether both Graphviz (fontconfig) and matplotlib can draw Chinese here."""
-    return fonts.graphs_can_draw_chinese() and fonts.matplotlib_cjk_font() is not None
+    return cjk_font.graphs_can_draw_chinese() and fonts.matplotlib_cjk_font() is not None
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograd_course.exercises.value import ValuePowTanh
+from autograd_course.course.exercises.value import ValuePowTanh
 
 
 def test_ch1_complex_tensors_can_require_grad_integer_ones_cannot(torch_oracle):

@@ -19,8 +19,8 @@ from exercise_helpers import (
 )
 
 import autograd_course as ag
-import autograd_course.exercises.value  # ag.exercises.value below
-from autograd_course.exercises import _common, ch00, ch01, ch02, ch03, ch04
+import autograd_course.course.exercises.value  # ag.course.exercises.value below
+from autograd_course.course.exercises import _common, ch00, ch01, ch02, ch03, ch04
 
 
 # --- _common: isolating the learner's code ------------------------------------------------------
@@ -265,7 +265,7 @@ def _mul_overwrites(a, b, out):
 
 def test_ch01_value_mul(capsys):
     assert_correct(capsys, ch01.check_value_mul, _value_with(_mul_right))
-    assert_correct(capsys, ch01.check_value_mul, ag.exercises.value.ValueAddMul)
+    assert_correct(capsys, ch01.check_value_mul, ag.course.exercises.value.ValueAddMul)
     assert_hint(capsys, ch01.check_value_mul, _value_with(
         lambda a, b, out: (setattr(a, "grad", b.data), setattr(b, "grad", a.data))),
         "factor out.grad")
@@ -312,7 +312,7 @@ def test_ch01_manual_backward(capsys):
 def test_ch01_value_accumulates(capsys):
     assert_correct(capsys, ch01.check_value_accumulates,
                    _value_with(_mul_right, _add_accumulates))
-    assert_correct(capsys, ch01.check_value_accumulates, ag.exercises.value.ValueAddMul)
+    assert_correct(capsys, ch01.check_value_accumulates, ag.course.exercises.value.ValueAddMul)
     _, line = verdict_of(capsys, ch01.check_value_accumulates, _value_with(_mul_right))
     assert "a.grad is 1 after b = a + a" in line and "+=" in line  # the chapter's starting add
     assert_hint(capsys, ch01.check_value_accumulates,
@@ -403,7 +403,7 @@ def test_ch02_unbroadcast(capsys):
 def _pow_tanh(pow_rule, tanh_rule):
     import math
 
-    class V(ag.exercises.value.ValueAddMul):
+    class V(ag.course.exercises.value.ValueAddMul):
         def __pow__(self, k):
             out = V(self.data ** k, (self,))
 
@@ -440,7 +440,7 @@ def _set(x, value):
 def test_ch02_value_pow_tanh(capsys):
     check = ch02.check_value_pow_tanh
     assert_correct(capsys, check, _pow_tanh(_pow_right, _tanh_right))
-    assert_correct(capsys, check, ag.exercises.value.ValuePowTanh)
+    assert_correct(capsys, check, ag.course.exercises.value.ValuePowTanh)
     assert_hint(capsys, check, _pow_tanh(
         lambda x, k, out: _set(x, x.grad + k * x.data ** (k - 1)), _tanh_right),
         "multiply k * x**(k-1) by out.grad")
@@ -457,7 +457,7 @@ def test_ch02_value_pow_tanh(capsys):
         lambda x, k, out: _set(x, k * x.data ** (k - 1) * out.grad),
         lambda x, out: _set(x, (1 - out.data ** 2) * out.grad)), "accumulate with `self.grad +=")
 
-    class Todo(ag.exercises.value.ValueAddMul):
+    class Todo(ag.course.exercises.value.ValueAddMul):
         def __pow__(self, k):
             ...
 
@@ -491,7 +491,7 @@ def test_ch03_clip_hook(capsys):
 def _value_engine(order="right", exp_rule=None):
     import math
 
-    class V(ag.exercises.value.ValuePowTanh):
+    class V(ag.course.exercises.value.ValuePowTanh):
         def exp(self):
             out = V(math.exp(self.data), (self,))
 
@@ -540,14 +540,14 @@ def _post_order(root):
 def test_ch03_value_backward(capsys):
     check = ch03.check_value_backward
     assert_correct(capsys, check, _value_engine())
-    assert_correct(capsys, check, ag.exercises.value.Value)
+    assert_correct(capsys, check, ag.course.exercises.value.Value)
     assert_hint(capsys, check, _value_engine("forward"), "reverse topological order")
     assert_hint(capsys, check, _value_engine("no seed"), "self.grad = 1")
     assert_hint(capsys, check, _value_engine("recursive"), "RecursionError")
     assert_hint(capsys, check, _value_engine(exp_rule=lambda x, o: _set(x, x.grad + o.grad)),
                 "d/dx e^x = e^x")
 
-    class Todo(ag.exercises.value.ValuePowTanh):
+    class Todo(ag.course.exercises.value.ValuePowTanh):
         def exp(self):
             ...
 
@@ -615,7 +615,7 @@ def test_function_exercises_name_a_missing_return(capsys, check):
 
 # --- the installation check, moved out of chapter 0 ---------------------------------------------
 def test_setup_check_reports_every_part():
-    from autograd_course.utils.setup_check import PARTS, check_installation
+    from autograd_course.course.setup_check import PARTS, check_installation
 
     lines = []
     report = check_installation(show=lines.append)
@@ -628,7 +628,7 @@ def test_setup_check_reports_every_part():
 
 
 def test_setup_check_never_raises_for_a_missing_module(monkeypatch):
-    from autograd_course.utils import setup_check
+    from autograd_course.course import setup_check
 
     monkeypatch.setattr(setup_check, "PARTS", [("no_such_module_xyz", "nothing", "pip it", False)])
     lines = []

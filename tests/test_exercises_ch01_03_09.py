@@ -14,7 +14,7 @@ from exercise_helpers import find_leaves, topo_order, verdict_of
 from functions import square
 
 import autograd_course as ag
-from autograd_course.exercises import _common, ch01, ch02, ch03, ch09
+from autograd_course.course.exercises import _common, ch01, ch02, ch03, ch09
 
 
 # --- _common ----------------------------------------------------------------------------------

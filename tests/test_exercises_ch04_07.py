@@ -17,7 +17,7 @@ from exercise_helpers import (
 
 import autograd_course as ag
 from autograd_course.autograd import Function
-from autograd_course.exercises import ch04, ch05, ch06, ch07
+from autograd_course.course.exercises import ch04, ch05, ch06, ch07
 
 
 def todo(*args, **kwargs):

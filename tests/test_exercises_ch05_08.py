@@ -12,7 +12,7 @@ from functions import mul_constant
 
 import autograd_course as ag
 from autograd_course.autograd import Function
-from autograd_course.exercises import ch05, ch06, ch07, ch08
+from autograd_course.course.exercises import ch05, ch06, ch07, ch08
 
 
 def todo(*args, **kwargs):

@@ -18,8 +18,8 @@ from exercise_helpers import assert_hint, assert_not_attempted, verdict_of
 
 import autograd_course as ag
 from autograd_course.autograd.ready_queue import ReadyQueue
-from autograd_course.exercises import ch09
-from autograd_course.exercises.messages_en import MESSAGES
+from autograd_course.course.exercises import ch09
+from autograd_course.course.exercises.messages_en import MESSAGES
 
 TESTED: set[str] = set()
 

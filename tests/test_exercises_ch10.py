@@ -13,8 +13,8 @@ import pytest
 from exercise_helpers import assert_correct, assert_hint, assert_not_attempted
 
 import autograd_course as ag
-from autograd_course.exercises import ch10
-from autograd_course.exercises.messages_en import MESSAGES
+from autograd_course.course.exercises import ch10
+from autograd_course.course.exercises.messages_en import MESSAGES
 
 TESTED: set[str] = set()
 

@@ -22,8 +22,8 @@ from exercise_helpers import (
 )
 
 import autograd_course as ag
-from autograd_course.exercises import ch01, ch02, ch03, ch04, ch05, ch07, ch09
-from autograd_course.exercises.value import Value
+from autograd_course.course.exercises import ch01, ch02, ch03, ch04, ch05, ch07, ch09
+from autograd_course.course.exercises.value import Value
 
 
 def _todo(*args):
@@ -175,11 +175,11 @@ def test_9_2_without_attaching_backward_does_not_blame_plus_equals(capsys):
 
 
 def test_9_2_without_attaching_backward_in_chinese(capsys):
-    ag.exercises.set_language("zh")
+    ag.course.exercises.set_language("zh")
     try:
         _, line = verdict_of(capsys, ch09.check_value_exp, _exp_value(attach=False))
     finally:
-        ag.exercises.set_language(None)
+        ag.course.exercises.set_language(None)
     assert line.startswith("还不对：") and "out._backward = _backward" in line
     assert "+=" not in line
 

@@ -12,8 +12,8 @@ from exercise_helpers import assert_correct, assert_hint
 
 import autograd_course as ag
 from autograd_course.autograd import Function
-from autograd_course.exercises import ch00, ch01, ch02, ch03, ch04, ch06
-from autograd_course.exercises.value import ValueAddMul, ValuePowTanh
+from autograd_course.course.exercises import ch00, ch01, ch02, ch03, ch04, ch06
+from autograd_course.course.exercises.value import ValueAddMul, ValuePowTanh
 
 
 def f(x):
@@ -102,7 +102,7 @@ def test_ex_3_3_returning_none_is_an_answer_not_a_blank(capsys):
 
 # --- 3.4: exp overwriting x.grad is not an ordering problem ---------------------------------------
 def test_ex_3_4_exp_with_equals_gets_the_accumulate_hint(capsys):
-    from autograd_course.exercises.value import Value as Reference
+    from autograd_course.course.exercises.value import Value as Reference
 
     class Value(Reference):
         def exp(self):

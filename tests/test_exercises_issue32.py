@@ -12,8 +12,8 @@ import pytest
 from exercise_helpers import assert_correct, assert_hint, assert_not_attempted
 
 import autograd_course as ag
-from autograd_course.exercises import ch01, ch02, ch03, value
-from autograd_course.exercises.value import MLP, Value, ValueOps, ValuePowTanh, mse
+from autograd_course.course.exercises import ch01, ch02, ch03, value
+from autograd_course.course.exercises.value import MLP, Value, ValueOps, ValuePowTanh, mse
 
 
 # --- 1.7: the best step ------------------------------------------------------------------------

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import autograd_course as ag
-from autograd_course import i18n
 from autograd_course.autograd import Function
-from autograd_course.exercises import (
+from autograd_course.course import i18n
+from autograd_course.course.exercises import (
     _common,
     ch00,
     ch01,
@@ -35,9 +35,9 @@ from autograd_course.exercises import (
     messages,
     value,
 )
-from autograd_course.exercises.messages_en import MESSAGES as EN
-from autograd_course.exercises.messages_zh import MESSAGES as ZH
-from autograd_course.exercises.value import Value
+from autograd_course.course.exercises.messages_en import MESSAGES as EN
+from autograd_course.course.exercises.messages_zh import MESSAGES as ZH
+from autograd_course.course.exercises.value import Value
 
 EXERCISES = Path(_common.__file__).parent
 CHECKER_MODULES = sorted(p for p in EXERCISES.glob("*.py") if not p.name.startswith("messages"))
@@ -141,17 +141,17 @@ def test_no_function_level_imports():
 
 # --- choosing the language ----------------------------------------------------------------------
 def test_set_language_is_exported_and_shared_with_i18n(capsys):
-    assert ag.exercises.set_language is i18n.set_language
-    assert ag.exercises.get_language is i18n.get_language
-    ag.exercises.set_language("zh")
+    assert ag.course.exercises.set_language is i18n.set_language
+    assert ag.course.exercises.get_language is i18n.get_language
+    ag.course.exercises.set_language("zh")
     assert i18n.get_language() == "zh"
     ch01.check_slope(...)
     assert capsys.readouterr().out == "尚未作答\n"
-    ag.exercises.set_language("en")
+    ag.course.exercises.set_language("en")
     ch01.check_slope(...)
     assert capsys.readouterr().out == "not attempted yet\n"
     with pytest.raises(ValueError):
-        ag.exercises.set_language("fr")
+        ag.course.exercises.set_language("fr")
 
 
 def test_environment_variable_chooses_chinese(capsys, monkeypatch):

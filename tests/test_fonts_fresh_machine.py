@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from autograd_course import fonts
+from autograd_course.course import fonts
+from autograd_course.viz import cjk_font
 
 ROOT = Path(__file__).resolve().parents[1]
 pytest.importorskip("matplotlib")
@@ -39,6 +40,7 @@ PLOT_AND_DRAW = textwrap.dedent("""
     import warnings
     warnings.simplefilter("always")
     import autograd_course as ag
+    import autograd_course.course
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -49,7 +51,7 @@ PLOT_AND_DRAW = textwrap.dedent("""
     x = ag.tensor([1.0, 2.0], requires_grad=True)
     view = ag.viz.draw_graph((x * x).sum())
     print("DRAWN_IN", view.lang)
-    ag.i18n.set_language("zh")  # a second time in the same process: no second notice
+    ag.course.i18n.set_language("zh")  # a second time in the same process: no second notice
 """)
 
 
@@ -65,7 +67,7 @@ def _forget_cjk_fonts(cache: Path) -> None:
     """Make the cache look as if it had been written before any CJK font was installed."""
     data = json.loads(cache.read_text())
     data["ttflist"] = [f for f in data["ttflist"]
-                       if not any(h in f["name"] for h in fonts._CJK_HINTS)]
+                       if not any(h in f["name"] for h in cjk_font._CJK_HINTS)]
     cache.write_text(json.dumps(data))
 
 

@@ -216,3 +216,85 @@ def test_imports_run_one_way_and_none_hide_in_functions():
     assert len(modules) > 50, "the scan found too few modules: is PACKAGE right?"
     cycles = _cycles(edges)
     assert not cycles and not hidden, "\n" + _report(cycles, hidden, where)
+
+
+# --- the library and the course layer --------------------------------------------------------
+
+COURSE = "autograd_course.course"
+
+
+def _is_course(module: str) -> bool:
+    return module == COURSE or module.startswith(COURSE + ".")
+
+
+def _library_imports_of_course(edges: dict[str, set[str]]) -> list[str]:
+    """``library module -> course module`` for every import that runs the course layer from a
+    module outside it."""
+    return sorted(f"{a} -> {b}" for a, targets in edges.items() if not _is_course(a)
+                  for b in targets if _is_course(b))
+
+
+def test_the_course_check_can_fail():
+    edges = {"autograd_course.viz.words": {"autograd_course.course.i18n"},
+             "autograd_course.course.fonts": {"autograd_course.viz.cjk_font"},
+             "autograd_course.course": {"autograd_course.course.exercises"}}
+    assert _library_imports_of_course(edges) == [
+        "autograd_course.viz.words -> autograd_course.course.i18n"]
+
+
+def test_no_library_module_imports_the_course_layer():
+    """The course (checkers, languages, fonts, the setup check) is built on the library, never
+    the other way round: no module outside ``autograd_course/course/`` imports it, neither with
+    an import statement nor by name through importlib."""
+    modules, edges, _, _ = _scan()
+    assert COURSE in modules and any(_is_course(m) and m != COURSE for m in modules)
+    assert not _library_imports_of_course(edges)
+    by_name = [f"{path.relative_to(PACKAGE.parent)}: {name}" for module, path in modules.items()
+               if not _is_course(module) for name in _named_imports(path.read_text("utf-8"))
+               if name.startswith((COURSE, ".course", "..course"))]
+    assert not by_name, by_name
+
+
+def _named_imports(source: str) -> list[str]:
+    """The module names passed as text to ``importlib.import_module`` / ``__import__``."""
+    return [node.args[0].value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and node.args
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            and getattr(node.func, "attr", getattr(node.func, "id", None))
+            in ("import_module", "__import__")]
+
+
+def test_the_named_import_scan_can_fail():
+    source = ("import importlib\nimportlib.import_module('autograd_course.course.i18n')\n"
+              "__import__('os')\nimport_module('.viz', __name__)\n")
+    assert _named_imports(source) == ["autograd_course.course.i18n", "os", ".viz"]
+
+
+def test_importing_the_package_loads_no_drawing_stack():
+    """``import autograd_course`` loads neither Graphviz's binding nor matplotlib; the first
+    use of ``ag.viz`` loads Graphviz's, and the package still answers the names it had."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import autograd_course as ag\n"
+            "print(sorted(m for m in ('graphviz', 'matplotlib') if m in sys.modules))\n"
+            "print(callable(ag.viz.draw_graph), 'graphviz' in sys.modules)\n"
+            "import autograd_course.course\n"
+            "print(ag.course.exercises.__name__)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=PACKAGE.parent,
+                          env={"PATH": "", "PYTHONPATH": str(PACKAGE.parent)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["[]", "True True", "autograd_course.course.exercises"]
+
+
+def test_autograd_imports_nothing_above_the_ops():
+    """``autograd/`` (the engine, Function, hooks, gradcheck...) is below the layers built on
+    it: it imports nothing from nn, optim, models, viz or the course layer."""
+    _, edges, where, _ = _scan()
+    above = ("nn", "optim", "models", "viz", "course")
+    found = sorted(f"{a} -> {b} (line {where[(a, b)]})" for a, targets in edges.items()
+                   if a.startswith("autograd_course.autograd") for b in targets
+                   if b.split(".")[1:2] and b.split(".")[1] in above)
+    assert not found, found

@@ -24,8 +24,7 @@ import graphviz
 import pytest
 
 import autograd_course as ag
-from autograd_course import fonts
-from autograd_course.utils import setup_check
+from autograd_course.course import fonts, setup_check
 from autograd_course.viz import display, dot, steps, wasm
 from autograd_course.viz.words import WORDS
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from autograd_course import fonts, i18n
+from autograd_course.course import fonts, i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 mpl = pytest.importorskip("matplotlib")
@@ -82,7 +82,8 @@ def test_set_language_zh_applies_it():
 
 def _import_in(cwd: Path, env_lang: str | None = None) -> list[str]:
     code = ("import sys, autograd_course as ag\n"
-            "print(ag.i18n.get_language())\n"
+            "import autograd_course.course\n"
+            "print(ag.course.i18n.get_language())\n"
             "print('matplotlib' in sys.modules)\n"
             "import matplotlib\n"
             "print(list(matplotlib.rcParams['font.family']))\n")
@@ -124,7 +125,8 @@ def test_import_in_a_deleted_working_directory(tmp_path):
     gone.mkdir()
     code = (f"import os; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r})\n"
             "import autograd_course as ag\n"
-            "print(ag.i18n.get_language())\n")
+            "import autograd_course.course\n"
+            "print(ag.course.i18n.get_language())\n")
     env = {k: v for k, v in os.environ.items() if k != "AUTOGRAD_COURSE_LANG"}
     env["PYTHONPATH"] = str(ROOT)
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,

@@ -25,7 +25,8 @@ pytest.importorskip("nbconvert")
 pytest.importorskip("nbval")
 
 ROOT = Path(__file__).resolve().parents[1]
-CODE = "import autograd_course as ag\nprint(ag.i18n.get_language())"
+CODE = ("import autograd_course as ag\nimport autograd_course.course\n"
+        "print(ag.course.i18n.get_language())")
 
 
 def _env() -> dict:
@@ -98,7 +99,7 @@ def test_every_chinese_notebook_says_so_in_its_metadata():
 
 
 def _metadata_language(monkeypatch, path, cwd) -> str:
-    from autograd_course import i18n
+    from autograd_course.course import i18n
 
     monkeypatch.delenv("AUTOGRAD_COURSE_LANG", raising=False)
     monkeypatch.setattr(i18n, "_chosen", None)
@@ -125,7 +126,7 @@ def test_metadata_decides_wherever_the_notebook_is(tmp_path, monkeypatch):
 def test_metadata_named_by_vs_code(tmp_path, monkeypatch):
     import types
 
-    from autograd_course import i18n
+    from autograd_course.course import i18n
 
     copied = tmp_path / "ch.ipynb"
     _write(copied, language="zh")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 import autograd_course as ag
-from autograd_course import i18n
-from autograd_course.exercises import ch06
-from autograd_course.exercises.messages import msg
-from autograd_course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
+from autograd_course.course import i18n
+from autograd_course.course.exercises import ch06
+from autograd_course.course.exercises.messages import msg
+from autograd_course.course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
 
 
 @pytest.fixture

@@ -24,9 +24,9 @@ from zh_compare import (
     prose_facts,
 )
 
-from autograd_course.exercises.messages_en import MESSAGES as MESSAGES_EN
-from autograd_course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
-from autograd_course.zh_terms import HINT, VERDICTS
+from autograd_course.course.exercises.messages_en import MESSAGES as MESSAGES_EN
+from autograd_course.course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
+from autograd_course.course.zh_terms import HINT, VERDICTS
 
 nbformat = pytest.importorskip("nbformat")
 new_markdown = nbformat.v4.new_markdown_cell

@@ -1,5 +1,5 @@
 """The Chinese edition writes one word per concept, as its term table says
-(``autograd_course/zh_terms.py``), and its boilerplate one way.
+(``autograd_course/course/zh_terms.py``), and its boilerplate one way.
 
 * no variant the table rules out in any zh chapter or solutions notebook (markdown, comments and
   strings), in the checkers' Chinese messages or in the drawings' Chinese words — except a
@@ -19,10 +19,10 @@ import re
 import pytest
 from zh_compare import NOTEBOOKS, chinese_course
 
-from autograd_course import zh_terms
-from autograd_course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
+from autograd_course.course import zh_terms
+from autograd_course.course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
+from autograd_course.course.zh_terms import TERMS, variants_in
 from autograd_course.viz.words import WORDS
-from autograd_course.zh_terms import TERMS, variants_in
 
 nbformat = pytest.importorskip("nbformat")
 

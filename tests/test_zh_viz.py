@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 import autograd_course as ag
-from autograd_course import i18n, viz
+from autograd_course import viz
+from autograd_course.course import i18n
 from autograd_course.viz import words as viz_words
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,8 +16,9 @@ The stand-in module, ``autograd_course`` -> ``torch``:
 * ``ag.models.resnet18`` is torchvision's ResNet-18, which this venv does not install: the
   package's own ``models/resnet.py`` (written to torchvision's layout) compiled over
   ``torch.nn``, so the network is built from torch's layers and initialised by torch;
-* nothing else: any other part of the package (``ag.viz``, ``ag.exercises``...) does not exist,
-  so a cell that uses one fails unless it is tagged.
+* ``autograd_course.course``, the course layer, as an empty module;
+* nothing else: any other part of the package (``ag.viz``, ``ag.course.exercises``...) does not
+  exist, so a cell that uses one fails unless it is tagged.
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ def install_torch_as_the_package():
     stand_in.__dict__["__getattr__"] = _from(torch)
     models = _resnet_module(torch)
     stand_in.models = models
+    # The course layer has no counterpart in PyTorch: a chapter's first cell imports it (for
+    # its checkers and the notebook's language), so here it is an empty module; every cell
+    # that uses it is tagged package-only and not run.
+    course = types.ModuleType("autograd_course.course")
+    stand_in.course = course
     modules = {
         "autograd_course": stand_in,
         "autograd_course.nn": torch.nn,
@@ -74,6 +80,7 @@ def install_torch_as_the_package():
         "autograd_course.utils": torch.utils,
         "autograd_course.utils.data": torch.utils.data,
         "autograd_course.models": models,
+        "autograd_course.course": course,
     }
     for name in list(sys.modules):  # nothing of the real package may be reachable
         if name == "autograd_course" or name.startswith("autograd_course."):

@@ -24,8 +24,8 @@ import re
 import tokenize
 from pathlib import Path
 
-from autograd_course.zh_terms import CJK as CJK_HAN
-from autograd_course.zh_terms import CJK_PUNCTUATION
+from autograd_course.course.zh_terms import CJK as CJK_HAN
+from autograd_course.course.zh_terms import CJK_PUNCTUATION
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"

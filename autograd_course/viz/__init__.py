@@ -11,7 +11,8 @@
 any object with ``data``, ``grad``, ``_prev`` and ``_op`` has the same graph shape (``scalar``).
 
 Each takes ``lang="en"`` or ``lang="zh"`` for the words it draws (``words``: one table per
-language); by default the course's language (a chapter under ``notebooks/zh/`` is Chinese).
+language); by default English, or the notebook's language once the course layer is imported
+(``words.use_default_language``: a chapter under ``notebooks/zh/`` is Chinese).
 
 Layers: ``graph`` walks the graph into a model (iteratively; ``inputs`` identifies the inputs
 that need no gradient, ``values`` writes numbers and shapes), ``dot`` draws the model,
@@ -62,7 +63,7 @@ def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = Tr
         legend: show the colour legend.
         lang: ``"en"`` or ``"zh"``, the language of every word drawn (legend, titles such as
             "constant", the "data"/"grad" lines; Chinese is drawn in Noto Sans CJK SC).
-            Default: the course's language (``autograd_course.i18n.get_language()``).
+            Default: ``words.use_default_language``'s (the course layer: the notebook's).
 
     Returns a ``GraphView``: ``.source`` is the DOT text (the same for the same graph),
     ``.text`` the text tree, and Jupyter shows it as PNG.

@@ -367,7 +367,7 @@ class _Builder:
 def build_model(roots, params=None, show_saved: bool = False, max_nodes: int = 200,
                 lang: str | None = None) -> GraphModel:
     """The drawable model of the graph behind ``roots`` (tensors); ``lang``: the language of
-    its titles and notes (default: the course's language)."""
+    its titles and notes (default: the default language)."""
     flat = []
     for r in roots:
         flat.extend(r if isinstance(r, (list, tuple)) else [r])

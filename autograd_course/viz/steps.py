@@ -146,7 +146,7 @@ def backward_steps(root, gradient=None, retain_graph: bool = False, params=None,
 
     The frames are in the engine's own order. Like ``root.backward()``, this accumulates
     into the leaves' ``.grad`` and frees the graph unless ``retain_graph=True``. ``lang``:
-    the language of the captions and pictures (default: the course's language).
+    the language of the captions and pictures (default: the default language).
     """
     # before backward frees the saved tensors
     model = build_model([root], params=params, lang=drawing_language(lang))
@@ -260,7 +260,7 @@ def animate_backward(root, gradient=None, retain_graph: bool = False, params=Non
     Falls back to a strip of all frames (one output each) when ipywidgets is not installed,
     when ``widget=False``, or when Graphviz's ``dot`` is missing (the frames then print as
     text). Like ``backward_steps`` this runs the real backward pass. ``lang``: the language
-    of the captions and pictures (default: the course's language).
+    of the captions and pictures (default: the default language).
     """
     frames = backward_steps(root, gradient, retain_graph=retain_graph, params=params,
                             lang=lang)

@@ -96,6 +96,6 @@ def graph_text(*roots, params=None, max_nodes: int = 200, lang: str | None = Non
     """The graph behind ``roots`` as an indented text tree (output first, leaves last).
 
     ``params`` names tensors, like ``draw_graph``'s; past ``max_nodes`` nodes the rest is one
-    ``… N more nodes`` line. ``lang``: ``"en"`` or ``"zh"`` (default: the course's language).
+    ``… N more nodes`` line. ``lang``: ``"en"`` or ``"zh"`` (default: the default language).
     """
     return model_text(build_model(roots, params=params, max_nodes=max_nodes, lang=lang))

@@ -1,11 +1,14 @@
 """Every word the viewer draws or prints, one table per language, and the font to draw it in.
 
 ``draw_graph``, ``graph_text``, ``backward_steps`` and ``animate_backward`` take ``lang=``
-(``"en"`` or ``"zh"``; default: ``i18n.get_language()``, so a chapter under ``notebooks/zh/``
-draws Chinese with no code of its own). Names from the program itself stay as they are in
-every language: ``MulBackward0``, ``AccumulateGrad``, ``.grad``, ``grad_fn``; a tensor's state
-is a word of the language: a leaf "needs grad" (需要梯度, with ``requires_grad`` beside it in
-the legend), a constant has "no grad" (无梯度).
+(``"en"`` or ``"zh"``). Without it they use the default language: English, unless a
+function was installed with ``use_default_language`` (the course layer installs its own, so
+a chapter under ``notebooks/zh/`` draws Chinese with no code of its own).
+
+Names from the program itself stay as they are in every language: ``MulBackward0``,
+``AccumulateGrad``, ``.grad``, ``grad_fn``; a tensor's state is a word of the language: a leaf
+"needs grad" (需要梯度, with ``requires_grad`` beside it in the legend), a constant has "no grad"
+(无梯度).
 
 Graphviz draws Chinese only with a font that has the glyphs: ``FONTS["zh"]`` is Noto Sans CJK
 SC (Debian: ``fonts-noto-cjk``; conda-forge: ``font-ttf-noto-cjk``; see
@@ -14,8 +17,9 @@ SC (Debian: ``fonts-noto-cjk``; conda-forge: ``font-ttf-noto-cjk``; see
 
 from __future__ import annotations
 
-from .. import fonts
-from ..i18n import LANGUAGES, get_language
+from typing import Callable
+
+from . import cjk_font
 
 FONTS = {"en": "Helvetica", "zh": "Noto Sans CJK SC"}
 
@@ -111,26 +115,44 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+LANGUAGES = tuple(WORDS)
+
+
+def _english() -> str:
+    return "en"
+
+
+_default_language: Callable[[], str] = _english
+
+
+def use_default_language(language: Callable[[], str] | None) -> None:
+    """Make ``language()`` ("en" or "zh") the language of drawings that name none; None goes
+    back to English. The course layer (``autograd_course.course``) installs the notebook's
+    language here when it is imported."""
+    global _default_language
+    _default_language = _english if language is None else language
+
+
 def resolve(lang: str | None) -> str:
-    """``lang``, or the course's language when it is None; an unknown one is a ValueError."""
-    lang = get_language() if lang is None else lang
+    """``lang``, or the default language when it is None; an unknown one is a ValueError."""
+    lang = _default_language() if lang is None else lang
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {LANGUAGES}, not {lang!r}")
     return lang
 
 
 def drawing_language(lang: str | None) -> str:
-    """The language a drawing uses: ``lang`` when given; otherwise the course's language,
+    """The language a drawing uses: ``lang`` when given; otherwise the default language,
     except that Chinese falls back to English words when Graphviz has no font for Chinese (it
-    would draw boxes; the package says so once, ``fonts.NO_FONT_NOTICE``)."""
+    would draw boxes; the course layer says so once, ``course.fonts.NO_FONT_NOTICE``)."""
     if lang is not None:
         return resolve(lang)
     lang = resolve(None)
-    return "en" if lang == "zh" and not fonts.graphs_can_draw_chinese() else lang
+    return "en" if lang == "zh" and not cjk_font.graphs_can_draw_chinese() else lang
 
 
 def words(lang: str | None = None) -> dict[str, str]:
-    """The table of words for ``lang`` (default: the course's language)."""
+    """The table of words for ``lang`` (default: the default language)."""
     return WORDS[resolve(lang)]
 
 

@@ -231,7 +231,7 @@ def _answers(checker: str) -> tuple[str, str]:
     Chapter 1's first exercise estimates a slope (exercises/ch01.py knows the exact one); an
     older version predicted x.grad by hand (18 * x). The wrong answer is off by one.
     """
-    from autograd_course.exercises import ch01
+    from autograd_course.course.exercises import ch01
 
     if checker == "check_slope":  # exercise 1.1: the slope of f at x = SLOPE_AT, measured
         f, a, h = ch01.slope_function, ch01.SLOPE_AT, 1e-3  # a central difference, as asked

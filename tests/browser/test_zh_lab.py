@@ -37,7 +37,8 @@ BUDGET_S = 600
 PROBE = "zh/_zh_probe.ipynb"
 PROBE_CELLS = [
     ("markdown", "# 试运行\n\n一个临时的中文笔记本：语言、计算图和带中文标题的图。"),
-    ("code", "import autograd_course as ag\n\nprint(ag.i18n.get_language())"),
+    ("code", "import autograd_course as ag\nimport autograd_course.course\n\n"
+             "print(ag.course.i18n.get_language())"),
     ("code", "a = ag.tensor([2., 3.], requires_grad=True)\n"
              "b = ag.tensor([6., 4.], requires_grad=True)\n"
              "Q = 3 * a**3 - b**2\n"

@@ -9,12 +9,14 @@ before and Chinese characters come from the CJK font.
 matplotlib lists the fonts it knows in a cache file (``~/.cache/matplotlib``) written the first
 time it runs, and never looks again. A font installed after that is invisible to it, so when
 the cache knows no CJK font we ask fontconfig (``fc-list``, which also serves Graphviz and the
-browser) for the font's file and register that file with matplotlib, in this process only: no
-learner ever deletes a cache by hand. In the static site (Python in the browser, no fontconfig)
-the font is the one the site ships, ``autograd_course_cjkfont`` (scripts/build_site.py).
+browser; ``viz/cjk_font.py``) for the font's file and register that file with matplotlib, in
+this process only: no learner ever deletes a cache by hand. In the static site (Python in the
+browser, no fontconfig) the font is the one the site ships, ``autograd_course_cjkfont``
+(scripts/build_site.py).
 
-``autograd_course.i18n`` calls it when the language is Chinese (at import, and from
-``set_language("zh")``), so a notebook under ``notebooks/zh/`` needs no code for it.
+The course layer's ``i18n`` calls it when the language is Chinese (when the course layer is
+imported, and from ``set_language("zh")``), so a notebook under ``notebooks/zh/`` needs no code
+for it.
 matplotlib is optional: without it nothing happens. Without any CJK font the Chinese chapters
 still run quietly: matplotlib's "Glyph missing" warnings are silenced, the graph drawings use
 their English words, and one notice says how to install a font (``NO_FONT_NOTICE``).
@@ -22,29 +24,12 @@ their English words, and one notice says how to install a font (``NO_FONT_NOTICE
 
 from __future__ import annotations
 
-import functools
 import importlib
-import shutil
-import subprocess
 import warnings
 
-# Preferred first: Simplified Chinese forms (Noto / Source Han are the same design), then
-# fonts that ship with macOS and Windows, then any other CJK font.
-PREFERRED = (
-    "Noto Sans CJK SC",
-    "Source Han Sans SC",
-    "Noto Sans SC",
-    "PingFang SC",
-    "Hiragino Sans GB",
-    "Microsoft YaHei",
-    "SimHei",
-    "WenQuanYi Zen Hei",
-    "WenQuanYi Micro Hei",
-    "Noto Sans CJK JP",
-    "Noto Sans CJK TC",
-    "Noto Serif CJK SC",
-)
-_CJK_HINTS = ("CJK", "Han Sans", "Hei", "PingFang", "YaHei", "Ming", "Song", "Kai")
+from ..viz.cjk_font import _best, _fontconfig_cjk_files, fontconfig_cjk_font
+
+__all__ = ["NO_FONT_NOTICE", "fontconfig_cjk_font", "matplotlib_cjk_font", "use_cjk_if_needed"]
 
 INSTALL_HINT = ("bash scripts/ensure_cjk_font.sh  (Debian/Ubuntu: sudo apt-get install "
                 "fonts-noto-cjk; conda: conda install -c conda-forge font-ttf-noto-cjk)")
@@ -57,37 +42,6 @@ _MISSING_GLYPH = r"Glyph \d+ .* missing from (current )?font"
 _noticed = False
 
 
-def _best(names) -> str | None:
-    """The first of PREFERRED among ``names``, else the first name that looks CJK."""
-    names = set(names)
-    for name in PREFERRED:
-        if name in names:
-            return name
-    others = sorted(n for n in names if any(h in n for h in _CJK_HINTS))
-    return others[0] if others else None
-
-
-def _fontconfig_cjk_files() -> dict[str, list[str]]:
-    """{family: [font files]} for every font fontconfig lists for Chinese; empty without
-    ``fc-list`` or when it fails."""
-    if shutil.which("fc-list") is None:
-        return {}
-    try:
-        out = subprocess.run(["fc-list", ":lang=zh", "--format", "%{file}\t%{family}\n"],
-                             capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return {}
-    files: dict[str, list[str]] = {}
-    for line in out.splitlines():
-        path, _, families = line.partition("\t")
-        for name in families.split(","):
-            if name.strip() and path:
-                files.setdefault(name.strip(), [])
-                if path not in files[name.strip()]:
-                    files[name.strip()].append(path)
-    return files
-
-
 def _site_cjk_files() -> dict[str, list[str]]:
     """{family: [font files]} of the Chinese font the static site ships for matplotlib (the
     package ``autograd_course_cjkfont``: the browser's Python has no fontconfig and no system
@@ -97,20 +51,6 @@ def _site_cjk_files() -> dict[str, list[str]]:
     except ImportError:
         return {}
     return shipped.FILES
-
-
-def fontconfig_cjk_font() -> str | None:
-    """A font family fontconfig (which Graphviz and browsers on Linux use) lists for Chinese,
-    preferring Noto Sans CJK SC; None when there is none or no ``fc-list``."""
-    families = _fontconfig_cjk_files()
-    return _best(families) or (sorted(families)[0] if families else None)
-
-
-@functools.cache
-def graphs_can_draw_chinese() -> bool:
-    """Whether Graphviz (through fontconfig) has a font for Chinese; asked once per process.
-    Without fontconfig (macOS, Windows) Graphviz finds the system's own CJK font: True."""
-    return shutil.which("fc-list") is None or fontconfig_cjk_font() is not None
 
 
 def matplotlib_cjk_font() -> str | None:

@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import Tensor, float64, tensor
-from ..autograd.function import Node
+from ... import Tensor, float64, tensor
+from ...autograd.function import Node
 from . import value
 from ._common import (
     Mismatch,

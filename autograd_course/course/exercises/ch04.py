@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import Tensor, tensor
+from ... import Tensor, tensor
 from ._common import Mismatch, call_learner, checker, compare_tensors, random_inputs, to_numpy
 from .messages import msg
 

@@ -12,11 +12,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import cuda, manual_seed, nn, randn
-from ..nn.functional import mse_loss
-from ..optim import SGD
-from ..random import get_rng_state, set_rng_state
-from ..tensor import Tensor
+from ... import cuda, manual_seed, nn, randn
+from ...nn.functional import mse_loss
+from ...optim import SGD
+from ...random import get_rng_state, set_rng_state
+from ...tensor import Tensor
 from ._common import (
     Mismatch,
     NotAttempted,

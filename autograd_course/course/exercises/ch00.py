@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import tensor
+from ... import tensor
 from ._common import Mismatch, checker, require_attempt, to_numpy
 from .messages import msg
 

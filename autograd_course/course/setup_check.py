@@ -2,7 +2,7 @@
 
 Run it from a notebook (``check_installation()``) or a terminal::
 
-    python -m autograd_course.utils.setup_check
+    python -m autograd_course.course.setup_check
 
 It never raises: a missing optional part only means that one feature falls back to something
 simpler (graphs as text instead of pictures, the CPU instead of a GPU).
@@ -58,7 +58,7 @@ def check_installation(show: Callable[[str], None] = print) -> dict[str, tuple[b
             part(module, True, f"{why}, version {getattr(mod, '__version__', '?')}")
         except ImportError:
             part(module, False, why, fix, optional=optional)
-    fonts = importlib.import_module("autograd_course.fonts")
+    fonts = importlib.import_module("autograd_course.course.fonts")
     if wasm.IN_BROWSER:
         _browser_parts(part, wasm, fonts)
         return report

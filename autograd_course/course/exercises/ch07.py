@@ -6,10 +6,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import manual_seed, nn, no_grad, randn
-from ..nn.functional import mse_loss
-from ..optim import SGD
-from ..random import get_rng_state, set_rng_state
+from ... import manual_seed, nn, no_grad, randn
+from ...nn.functional import mse_loss
+from ...optim import SGD
+from ...random import get_rng_state, set_rng_state
 from ._common import (
     Mismatch,
     NotAttempted,

@@ -8,12 +8,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import float32, float64, nn, tensor
-from ..autograd import anomaly, functional
-from ..autograd.engine import grad
-from ..autograd.grad_mode import is_grad_enabled
-from ..autograd.saved_tensor_hooks import saved_tensors_hooks
-from ..tensor import Tensor
+from ... import float32, float64, nn, tensor
+from ...autograd import anomaly, functional
+from ...autograd.engine import grad
+from ...autograd.grad_mode import is_grad_enabled
+from ...autograd.saved_tensor_hooks import saved_tensors_hooks
+from ...tensor import Tensor
 from ._common import (
     Mismatch,
     NotAttempted,

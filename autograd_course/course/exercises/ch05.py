@@ -7,8 +7,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import Tensor, float64, no_grad, tensor
-from ..autograd.engine import grad
+from ... import Tensor, float64, no_grad, tensor
+from ...autograd.engine import grad
 from ._common import (
     Mismatch,
     NotAttempted,

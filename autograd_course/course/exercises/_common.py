@@ -25,13 +25,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import float64
-from ..autograd import grad_mode
-from ..autograd.engine import grad
-from ..autograd.function import Function
-from ..autograd.gradcheck import analytical_jacobian, numerical_jacobian
-from ..creation import tensor
-from ..tensor import Tensor
+from ... import float64
+from ...autograd import grad_mode
+from ...autograd.engine import grad
+from ...autograd.function import Function
+from ...autograd.gradcheck import analytical_jacobian, numerical_jacobian
+from ...creation import tensor
+from ...tensor import Tensor
 from .messages import msg
 
 CORRECT = "correct"

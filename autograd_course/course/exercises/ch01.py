@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import tensor
+from ... import tensor
 from ._common import (
     Mismatch,
     NotAttempted,

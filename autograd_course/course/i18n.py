@@ -2,7 +2,8 @@
 
 Exercise verdicts and hints, and the words in graph drawings, follow one setting:
 
-1. ``set_language("zh")`` (also ``ag.exercises.set_language``) chooses it for this process;
+1. ``set_language("zh")`` (also ``autograd_course.course.set_language``) chooses it for this
+   process;
 2. otherwise the environment variable ``AUTOGRAD_COURSE_LANG`` (``en`` or ``zh``);
 3. otherwise the notebook's own metadata, ``{"autograd_course": {"language": "zh"}}``, which
    every notebook of the Chinese edition carries: the front end tells the kernel which file it
@@ -16,9 +17,11 @@ Exercise verdicts and hints, and the words in graph drawings, follow one setting
 
 Either way no code cell says so: the Chinese chapters' code stays identical to the English.
 
-When the language is Chinese, matplotlib also gets a Chinese font (``fonts.py``): at package
-import (``apply_fonts()``, called by ``autograd_course/__init__.py``) and on
-``set_language("zh")``. matplotlib is imported only then, inside ``fonts``.
+When the language is Chinese, matplotlib also gets a Chinese font (``fonts.py``): when the
+course layer is imported (``apply_fonts()``, called by ``course/__init__.py``) and on
+``set_language("zh")``. matplotlib is imported only then, inside ``fonts``. The library's
+drawings ask ``get_language`` for their default language (``course/__init__.py`` installs it
+with ``viz.words.use_default_language``).
 """
 
 from __future__ import annotations

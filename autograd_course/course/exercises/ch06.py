@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import Tensor
+from ... import Tensor
 from ._common import (
     Mismatch,
     NotAttempted,

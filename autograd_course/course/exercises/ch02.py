@@ -10,8 +10,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import Tensor, float32, float64, stack, tensor
-from ..autograd import grad
+from ... import Tensor, float32, float64, stack, tensor
+from ...autograd import grad
 from ._common import (
     Mismatch,
     NotAttempted,

@@ -9,8 +9,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import float64, tensor
-from ..autograd.engine import grad
+from ... import float64, tensor
+from ...autograd.engine import grad
 from ._common import (
     Mismatch,
     NotAttempted,
