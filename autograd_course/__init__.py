@@ -30,6 +30,16 @@ from ._messages import is_warn_always_enabled, set_warn_always
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd import functional as _autograd_functional  # ag.autograd.functional, as torch's
 from .autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .compat.legacy_tensors import (
+    BoolTensor,
+    ByteTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from .creation import (
     arange,
     as_tensor,
@@ -70,16 +80,6 @@ from .dtypes import (
     long,
     short,
     uint8,
-)
-from .legacy import (
-    BoolTensor,
-    ByteTensor,
-    DoubleTensor,
-    FloatTensor,
-    HalfTensor,
-    IntTensor,
-    LongTensor,
-    ShortTensor,
 )
 from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out

@@ -176,9 +176,18 @@ class ShimModule(types.ModuleType):
 _SHIMS: dict[str, types.ModuleType] = {}
 
 
+# PyTorch's modules whose counterparts live in the package's compatibility folder
+IN_COMPAT = {"torch._C": "autograd_course.compat._C",
+             "torch.autograd.variable": "autograd_course.compat.variable"}
+
+
 def _package_module(torch_name: str):
-    """The package's module for ``torch.a.b`` (``autograd_course.a.b``), if there is one."""
+    """The package's module for ``torch.a.b`` (``autograd_course.a.b``, or the one in
+    ``autograd_course/compat/`` for the names in ``IN_COMPAT``), if there is one."""
     name = "autograd_course" + torch_name[len("torch"):]
+    for torch_prefix, ours in IN_COMPAT.items():
+        if torch_name == torch_prefix or torch_name.startswith(torch_prefix + "."):
+            name = ours + torch_name[len(torch_prefix):]
     try:
         if importlib.util.find_spec(name) is None:
             return None

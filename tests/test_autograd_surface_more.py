@@ -206,9 +206,11 @@ def test_saved_variables_is_saved_tensors_with_a_deprecation_warning(torch_oracl
 
 # --- torch._C: grad mode, the running pass, node classes, saved-tensor hooks' switch ------------
 def _c(lib):
+    """``torch._C``; the package keeps its counterpart with the other compatibility names."""
     from importlib import import_module
 
-    return import_module(lib.__name__ + "._C")
+    return import_module("torch._C" if lib.__name__ == "torch" else
+                         lib.__name__ + ".compat._C")
 
 
 def test_c_is_grad_enabled_follows_grad_mode(torch_oracle):

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _backend, creation, dtypes
-from .tensor import Size, Tensor
+from .. import _backend, creation, dtypes
+from ..tensor import Size, Tensor
 
 __all__ = ["BoolTensor", "ByteTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor",
            "LongTensor", "ShortTensor"]

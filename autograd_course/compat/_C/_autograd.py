@@ -3,9 +3,9 @@ counter setter."""
 
 from __future__ import annotations
 
-from ..autograd import saved_tensor_hooks
-from ..autograd.saved_tensor import SavedTensor
-from ..autograd.version_counter import unsafe_set_version_counter as _unsafe_set_version_counter
+from ...autograd import saved_tensor_hooks
+from ...autograd.saved_tensor import SavedTensor
+from ...autograd.version_counter import unsafe_set_version_counter as _unsafe_set_version_counter
 
 __all__ = ["SavedTensor", "_make_saved_tensor", "_saved_tensors_hooks_is_enabled",
            "_unsafe_set_version_counter"]

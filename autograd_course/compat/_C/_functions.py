@@ -4,8 +4,8 @@ hands no gradient on (PyTorch's way to test what a node does without one)."""
 
 from __future__ import annotations
 
-from ..autograd.function import Function
-from ..autograd.graph import AccumulateGrad
+from ...autograd.function import Function
+from ...autograd.graph import AccumulateGrad
 
 __all__ = ["AccumulateGrad", "UndefinedGrad"]
 
