@@ -16,7 +16,7 @@ from . import _backend, dtypes, ops
 from ._tensor_more import TensorMoreOps
 from .autograd.variable import VOLATILE
 from .ops import draws, inplace, masking, rounding, strided
-from .ops._util import normalize_dim
+from .ops.dims import normalize_dim
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
 

@@ -14,7 +14,6 @@ This file is the one list of them: ``__all__`` (every function imported here exc
 import warnings as _warnings
 from types import ModuleType as _ModuleType
 
-from ._util import is_tensor
 from .activation import elu, gelu, leaky_relu, silu
 from .arithmetic import (
     add,
@@ -24,7 +23,6 @@ from .arithmetic import (
     multiply,
     neg,
     negative,
-    pow,
     reciprocal,
     rsub,
     sub,
@@ -79,6 +77,8 @@ from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
+from .operands import is_tensor
+from .powers import pow
 from .products import baddbmm, bmm, cdist, cross, einsum, ger, kron, outer
 from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, sum_to_size
 from .regression_loss import huber_loss, smooth_l1_loss

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import broadcast_shape, is_tensor, normalize_dim
+from .broadcasting import broadcast_shape
+from .dims import normalize_dim
 from .indexing import IndexGrad
+from .operands import is_tensor
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..autograd import grad_mode
 from ..autograd.function import Function
-from ._util import check_cast
+from .promotion import check_cast
 
 
 def written_in_place(op: type[Function]) -> type[Function]:

@@ -28,17 +28,10 @@ import numpy as np
 from .. import _messages
 from ..autograd import grad_mode, views
 from ..autograd.function import Function
-from ._util import (
-    binary_operands,
-    broadcast_error,
-    check_fits,
-    is_tensor,
-    not_implemented,
-    result_type,
-    same_device,
-)
-from .arithmetic import Add, Div, Mul, Neg, Pow, PowScalar, Reciprocal, Sub
+from .arithmetic import Add, Div, Mul, Neg, Reciprocal, Sub
+from .broadcasting import broadcast_error
 from .compare import bitwise_xor
+from .devices import same_device
 from .dtype_checks import (
     check_alpha,
     check_clamp_cast,
@@ -55,6 +48,9 @@ from .indexing import (
     is_whole_key,
     key_data,
 )
+from .operands import binary_operands, check_fits, is_tensor
+from .powers import Pow, PowScalar
+from .promotion import not_implemented, result_type
 from .rounding import (
     DivRounding,
     NotDifferentiable,
@@ -274,6 +270,16 @@ def zero_(x: Tensor) -> Tensor:
     """Set every element to 0 in place (what you do to ``.grad`` between steps)."""
     check_inplace(x)
     return Zero.apply(x, 0)
+
+
+def zero_grad_in_place(grad: Tensor) -> None:
+    """``zero_grad(set_to_none=False)`` on one ``.grad``: cut it out of any graph and fill it
+    with zeros, in place, so that code holding a reference to it sees the zeros."""
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()
 
 
 class Copy(Function):

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_error, is_tensor, not_implemented, sum_to
+from .broadcasting import broadcast_error, sum_to
+from .operands import binary_operands, is_tensor
+from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from .. import dtypes
 from ..autograd.function import Function
-from ._util import normalize_dim, not_implemented
+from .dims import normalize_dim
+from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

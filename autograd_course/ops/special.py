@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 
 from .. import _backend
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_shape, floating, is_tensor
+from .broadcasting import broadcast_shape
 from .combine import where
 from .compare import isfinite
+from .operands import binary_operands, is_tensor
+from .promotion import floating
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

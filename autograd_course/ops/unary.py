@@ -9,16 +9,9 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor_base import TensorBase
-from ._util import (
-    cast_to,
-    check_fits,
-    floating,
-    not_implemented,
-    number_array,
-    result_type,
-    scalar_type,
-)
+from .operands import check_fits, number_array
 from .out_arg import write_out
+from .promotion import cast_to, floating, not_implemented, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
