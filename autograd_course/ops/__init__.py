@@ -14,7 +14,24 @@ This file is the one list of them: ``__all__`` (every function imported here exc
 import warnings as _warnings
 from types import ModuleType as _ModuleType
 
-from .activation import elu, gelu, leaky_relu, silu
+from .activations import (
+    elu,
+    gelu,
+    glu,
+    hardswish,
+    hardtanh,
+    leaky_relu,
+    log_softmax,
+    logsigmoid,
+    mish,
+    prelu,
+    relu,
+    sigmoid,
+    silu,
+    softmax,
+    softplus,
+    tanh,
+)
 from .arithmetic import (
     add,
     div,
@@ -101,7 +118,6 @@ from .shape import (
     unsqueeze,
     view,
 )
-from .softmax import log_softmax, softmax
 from .sorting import argsort, bincount, meshgrid, sort, topk, unique
 from .special import (
     atan2,
@@ -121,7 +137,7 @@ from .special import (
 from .split import chunk, split, unbind
 from .stats import norm, std, var
 from .strided import as_strided
-from .unary import abs, clamp, clip, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
+from .unary import abs, clamp, clip, cos, exp, log, sign, sin, sqrt
 
 
 def silence_numpy_warnings() -> None:

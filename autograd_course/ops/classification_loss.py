@@ -15,13 +15,13 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.function import Function
+from .activations.softmax import log_softmax
 from .broadcasting import broadcast_shape, sum_to
 from .combine import where
 from .devices import same_device
 from .loss_reduction import check_reduction, legacy_reduction, reduce_loss
 from .operands import binary_operands
 from .promotion import cast_to, not_implemented, result_type, scalar_type
-from .softmax import log_softmax
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

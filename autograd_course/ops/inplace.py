@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _messages
-from ..autograd import grad_mode, views
 from ..autograd.function import Function
+from .activations.rectifiers import Relu
+from .activations.sigmoids import Sigmoid, Tanh
 from .arithmetic import Add, Div, Mul, Neg, Reciprocal, Sub
 from .broadcasting import broadcast_error
 from .compare import bitwise_xor
@@ -39,7 +39,7 @@ from .dtype_checks import (
     check_integer_power,
     check_sub,
 )
-from .in_place_form import written_in_place
+from .in_place_form import check_inplace, recording, written_in_place
 from .indexing import (
     IndexPut,
     getitem,
@@ -58,41 +58,10 @@ from .rounding import (
     RemainderScalar,
     check_rounding_mode,
 )
-from .unary import Abs, Clamp, Cos, Exp, Log, Relu, Sigmoid, Sign, Sin, Sqrt, Tanh, clamp_bounds
+from .unary import Abs, Clamp, Cos, Exp, Log, Sign, Sin, Sqrt, clamp_bounds
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
-
-
-_OVERLAP_MESSAGE = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
-
-
-def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = ()) -> None:
-    """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
-    memory where several elements are one (an ``expand``ed tensor: a stride 0 along a
-    dimension of more than one element). ``written``: the part of ``x`` a write goes to;
-    ``others``: the op's other operands (the write is recorded if one requires grad)."""
-    written = x._data if written is None else written
-    if not getattr(x._data.flags, "writeable", True) or any(
-            step == 0 and n > 1 for step, n in zip(written.strides, written.shape)):
-        raise RuntimeError(_OVERLAP_MESSAGE)
-    views.check_rebase(x, recorded=_recording(x, *others))
-    if not (x._requires_grad and grad_mode.state.enabled):
-        return
-    if x.grad_fn is None:
-        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE if view else _messages.LEAF_IN_PLACE)
-    base = x._base
-    if base is not None and base.grad_fn is None and base._requires_grad:
-        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
-
-
-def _recording(x, *others) -> bool:
-    return grad_mode.state.enabled and (
-        x._requires_grad or any(is_tensor(o) and o._requires_grad for o in others)
-    )
 
 
 Add_, Sub_, Mul_, Div_ = map(written_in_place, (Add, Sub, Mul, Div))
@@ -258,7 +227,7 @@ def fill_(x: Tensor, value: Tensor | float) -> Tensor:
     check_inplace(x, others=(value,))
     if not is_tensor(value):
         return (Zero if value == 0 and type(value) is int else Fill).apply(x, value)
-    if value.ndim and _recording(x, value):
+    if value.ndim and recording(x, value):
         raise RuntimeError(
             "fill_ only supports 0-dimension value tensor but got tensor with "
             f"{value.ndim} dimensions."
@@ -339,7 +308,7 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
         if not (view or value.ndim == 0 or is_whole_key(key)):
             same_device(x, value)
         value = value.to(x._device)
-    if not _recording(x, value):
+    if not recording(x, value):
         IndexPut.apply(x, key_data(key, x._xp), value)
         return
     if is_whole_key(key):

@@ -13,8 +13,8 @@ from ..autograd.function import Function
 from .broadcasting import broadcast_shape, sum_to
 from .combine import where as choose
 from .devices import same_device
-from .in_place_form import written_in_place
-from .inplace import check_inplace, setitem
+from .in_place_form import check_inplace, written_in_place
+from .inplace import setitem
 from .operands import is_tensor
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)

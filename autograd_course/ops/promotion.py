@@ -37,6 +37,13 @@ def not_implemented(kernel: str, t: Tensor | np.dtype) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type(t)}\'')
 
 
+def check_float(x: Tensor, kernel: str) -> None:
+    """PyTorch's error for a kernel that has float versions only, given an integer or bool
+    tensor."""
+    if x._data.dtype.kind not in "fc":
+        raise not_implemented(kernel, x)
+
+
 # --- type promotion: ONE rule for every op ----------------------------------------------------
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 

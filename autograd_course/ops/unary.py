@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..autograd.function import Function
 from ..tensor_base import TensorBase
 from .operands import check_fits, number_array
@@ -141,133 +139,6 @@ class Cos(Function):
         return grad * -x.sin()
 
 
-class Tanh(Function):
-    """y = tanh x;  dy/dx = 1 - y²."""
-
-    node_name = "TanhBackward0"
-    saved_names = ("result",)
-
-    @staticmethod
-    def forward(ctx, x):
-        y = x._new(x._xp.tanh(x._data))
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, grad):
-        (y,) = ctx.saved_tensors
-        return TanhBackward.apply(grad, y)
-
-
-class TanhBackward(Function):
-    """tanh's backward, grad · (1 - y²), as ONE op (PyTorch's ``tanh_backward``): one step in
-    the engine instead of three tensor ops. It records itself when ``create_graph=True``:
-    d/dgrad = 1 - y²,  d/dy = -2 · y · grad."""
-
-    node_name = "TanhBackwardBackward0"
-    saved_names = ("grad_output", "output")
-
-    @staticmethod
-    def forward(ctx, grad, y):
-        ctx.save_for_backward(grad, y)
-        data = y._data
-        return grad._new(grad._data * (1.0 - data * data))
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, y = ctx.saved_tensors
-        need_grad, need_y = ctx.needs_input_grad
-        return (TanhBackward.apply(gg, y) if need_grad else None,
-                gg * grad * y * -2.0 if need_y else None)
-
-
-class Sigmoid(Function):
-    """y = 1 / (1 + e^-x);  dy/dx = y (1 - y)."""
-
-    node_name = "SigmoidBackward0"
-    saved_names = ("result",)
-
-    @staticmethod
-    def forward(ctx, x):
-        xp, data = x._xp, x._data
-        # PyTorch's kernel, 1 / (1 + e^-x), so values match it bit for bit far more often;
-        # e^-x is taken in float64 and rounded, as close as NumPy gets to PyTorch's float32
-        # exp. For x < -88 it overflows to inf and y is 0, as in PyTorch. float16 is
-        # computed in float32 and rounded once at the end (PyTorch's half kernels do so).
-        work = xp.float32 if data.dtype == xp.float16 else data.dtype
-        with np.errstate(over="ignore"):
-            e = xp.exp(-data.astype(xp.float64)).astype(work, copy=False)
-        y = x._new((1.0 / (1.0 + e)).astype(data.dtype, copy=False))
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, grad):
-        (y,) = ctx.saved_tensors
-        return SigmoidBackward.apply(grad, y)
-
-
-class SigmoidBackward(Function):
-    """sigmoid's backward, grad · y(1 - y), as one op (PyTorch's ``sigmoid_backward``):
-    d/dgrad = y(1 - y),  d/dy = grad · (1 - 2y)."""
-
-    node_name = "SigmoidBackwardBackward0"
-    saved_names = ("grad_output", "output")
-
-    @staticmethod
-    def forward(ctx, grad, y):
-        ctx.save_for_backward(grad, y)
-        data = y._data
-        return grad._new(grad._data * (data * (1.0 - data)))
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, y = ctx.saved_tensors
-        need_grad, need_y = ctx.needs_input_grad
-        return (SigmoidBackward.apply(gg, y) if need_grad else None,
-                gg * grad * (1.0 - 2.0 * y) if need_y else None)
-
-
-class Relu(Function):
-    """y = max(x, 0);  dy/dx = 1 where x > 0, else 0."""
-
-    node_name = "ReluBackward0"
-    saved_names = ("result",)
-
-    @staticmethod
-    def forward(ctx, x):
-        y = x._new(x._xp.maximum(x._data, 0))
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, grad):
-        (y,) = ctx.saved_tensors
-        return ThresholdBackward.apply(grad, y)
-
-
-class ThresholdBackward(Function):
-    """relu's backward as one op (PyTorch's ``threshold_backward``): grad where y > 0, else 0
-    (a choice, not a product with a 0/1 mask: a NaN or inf gradient where y <= 0 gives 0, as in
-    PyTorch). Its own derivative: the same choice on the incoming gradient, zeros for y."""
-
-    node_name = "ThresholdBackwardBackward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, grad, y):
-        ctx.save_for_backward(y)
-        zero = grad._data.dtype.type(0)  # of grad's dtype: the choice makes no second copy
-        return grad._new(grad._xp.where(y._data > 0, grad._data, zero))
-
-    @staticmethod
-    def backward(ctx, gg):
-        (y,) = ctx.saved_tensors
-        need_grad, need_y = ctx.needs_input_grad
-        return (ThresholdBackward.apply(gg, y) if need_grad else None,
-                gg._new(gg._xp.zeros_like(gg._data)) if need_y else None)
-
-
 class Clamp(Function):
     """y = min(max(x, lo), hi);  dy/dx = 1 inside [lo, hi], 0 where clamped."""
 
@@ -332,20 +203,6 @@ def sin(input: Tensor) -> Tensor:
 
 def cos(input: Tensor) -> Tensor:
     return Cos.apply(floating(input))
-
-
-def tanh(input: Tensor) -> Tensor:
-    return Tanh.apply(floating(input))
-
-
-def sigmoid(input: Tensor) -> Tensor:
-    return Sigmoid.apply(floating(input))
-
-
-def relu(input: Tensor) -> Tensor:
-    if input._data.dtype.kind == "b":
-        raise RuntimeError("Boolean inputs not supported for relu")
-    return Relu.apply(input)
 
 
 def clamp(input: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword names
