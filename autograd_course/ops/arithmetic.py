@@ -1,8 +1,11 @@
-"""Arithmetic: + - * / and negation, with NumPy broadcasting (``**`` is in powers.py).
+"""Arithmetic: + - * / and negation, with NumPy broadcasting, and ``lerp``, a + w (b - a)
+(``**`` is in powers.py).
 
 Each op is a ``Function``: ``forward`` computes on arrays, ``backward`` applies the
 derivative with tensor operations (so ``create_graph=True`` can differentiate it again), and
 ``sum_to`` folds a broadcast gradient back to each input's shape.
+
+* lerp(a, b, w) = a + w (b - a)   d/da = 1 - w,  d/db = w,  d/dw = b - a
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.function import Function
-from .broadcasting import broadcast_error
+from .broadcasting import broadcast_error, broadcast_shape
 from .dtype_checks import check_alpha, check_sub
 from .operands import binary_operands, is_tensor
 from .out_arg import write_out
@@ -172,6 +175,37 @@ class Neg(Function):
         return -grad
 
 
+class Lerp(Function):
+    """a + w (b - a) for a number ``w``."""
+
+    node_name = "LerpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, weight):
+        ctx.weight = weight
+        return a._new(a._data + weight * (b._data - a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * (1 - ctx.weight), grad * ctx.weight, None
+
+
+class LerpTensor(Function):
+    """a + w (b - a) for a tensor ``w``: ``w`` gets a gradient too."""
+
+    node_name = "LerpBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b, weight):
+        ctx.save_for_backward(a, b, weight)
+        return a._new(a._data + weight._data * (b._data - a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, weight = ctx.saved_tensors
+        return grad * (1 - weight), grad * weight, grad * (b - a)
+
+
 # --- the functions users (and Tensor's operators) call ---------------------------------------
 def add(input: Tensor | float, other: Tensor | float, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
@@ -257,3 +291,17 @@ def neg(input: Tensor) -> Tensor:
 
 negative = neg
 
+
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
+
+
+def lerp(input: Tensor, end: Tensor, weight: float | Tensor) -> Tensor:
+    """``input + weight * (end - input)``: a straight line from input to end."""
+    if input._data.dtype != end._data.dtype:
+        raise RuntimeError(f"expected dtype {_C_NAMES.get(input._data.dtype.name)} for `end` but "
+                           f"got dtype {_C_NAMES.get(end._data.dtype.name)}")
+    broadcast_shape(input.shape, end.shape)
+    if is_tensor(weight):
+        broadcast_shape(broadcast_shape(input.shape, end.shape), weight.shape)
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight)

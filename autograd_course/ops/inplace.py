@@ -30,6 +30,7 @@ from .activations.rectifiers import Relu
 from .activations.sigmoids import Sigmoid, Tanh
 from .arithmetic import Add, Div, Mul, Neg, Reciprocal, Sub
 from .broadcasting import broadcast_error
+from .clamping import Clamp, clamp_bounds
 from .compare import bitwise_xor
 from .devices import same_device
 from .dtype_checks import (
@@ -39,6 +40,7 @@ from .dtype_checks import (
     check_integer_power,
     check_sub,
 )
+from .exp_log import Exp, Log
 from .in_place_form import check_inplace, recording, written_in_place
 from .indexing import (
     IndexPut,
@@ -49,7 +51,7 @@ from .indexing import (
     key_data,
 )
 from .operands import binary_operands, check_fits, is_tensor
-from .powers import Pow, PowScalar
+from .powers import Pow, PowScalar, Sqrt
 from .promotion import not_implemented, result_type
 from .rounding import (
     DivRounding,
@@ -58,7 +60,8 @@ from .rounding import (
     RemainderScalar,
     check_rounding_mode,
 )
-from .unary import Abs, Clamp, Cos, Exp, Log, Sign, Sin, Sqrt, clamp_bounds
+from .signs import Abs, Sign
+from .trigonometry import Cos, Sin
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

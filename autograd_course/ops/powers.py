@@ -1,9 +1,11 @@
-"""Powers: ``x ** p`` for a number p, ``a ** b`` for tensors, ``c ** x`` for a number c, and
-``int_power``, integer powers as PyTorch computes them (negative exponents included).
+"""Powers and roots: ``sqrt``, ``x ** p`` for a number p, ``a ** b`` for tensors, ``c ** x``
+for a number c, and ``int_power``, integer powers as PyTorch computes them (negative exponents
+included).
 
 * x ** p      d/dx = p · x^(p-1)
 * a ** b      d/da = b · a^(b-1),  d/db = a^b · ln a
 * c ** x      d/dx = c^x · ln c
+* sqrt(x) = √x  d/dx = 1 / (2√x) = 1 / (2y)
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .combine import where
 from .dtype_checks import check_integer_power
 from .operands import binary_operands, check_fits, is_tensor, number_array
 from .out_arg import write_out
-from .promotion import not_implemented, result_type
+from .promotion import floating, not_implemented, result_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -130,6 +132,30 @@ class RPowScalar(Function):
         if ctx.base == 0:
             result = where(x >= 0, 0.0, result)
         return result, None
+
+
+class Sqrt(Function):
+    """y = √x;  dy/dx = 1 / (2√x) = 1 / (2y)."""
+
+    node_name = "SqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        y = x._new(x._xp.sqrt(x._data))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad / (y * 2.0)
+
+
+def sqrt(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    if out is not None:
+        return write_out(out, sqrt, input)
+    return Sqrt.apply(floating(input))
 
 
 # PyTorch's name
