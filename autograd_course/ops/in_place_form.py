@@ -81,6 +81,7 @@ def _snapshot(x, data=None):
     return copy
 
 
+# --- the checks before an in-place write -----------------------------------------------------
 _OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
@@ -107,6 +108,7 @@ def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = (
 
 
 def recording(x, *others) -> bool:
+    """Whether a write into ``x`` with these other operands is recorded in the graph."""
     return grad_mode.state.enabled and (
         x._requires_grad or any(is_tensor(o) and o._requires_grad for o in others)
     )

@@ -16,7 +16,8 @@ only exist in place (``fill_``, ``zero_``, ``copy_``, ``x[key] = v``) are writte
 in-place form of any other op is made from the op's own Function by ``written_in_place``
 (in_place_form.py; ``Mul_ = written_in_place(Mul)``: ``x.mul_(y)``'s node is
 ``MulBackward0``, its backward ``Mul``'s). The functions below (``mul_``...) make 1. and
-PyTorch's checks of the result's dtype before they call one.
+PyTorch's checks of the result's dtype before they call one (1. is ``check_inplace``, in
+in_place_form.py).
 """
 
 from __future__ import annotations
