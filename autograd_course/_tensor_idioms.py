@@ -16,9 +16,9 @@ from . import _backend, dtypes, ops
 from ._tensor_more import TensorMoreOps
 from .autograd.variable import VOLATILE
 from .ops import draws, inplace, masking, rounding, strided
-from .ops._util import normalize_dim
-from .ops.softmax import log_softmax as _log_softmax
-from .ops.softmax import softmax as _softmax
+from .ops.activations.softmax import log_softmax as _log_softmax
+from .ops.activations.softmax import softmax as _softmax
+from .ops.dims import normalize_dim
 
 
 def _written_in_place(name: str):

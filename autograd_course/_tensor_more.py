@@ -8,7 +8,18 @@ character-level MLP, a small transformer): ``x.split(2)``, ``x.cumsum(0)``,
 
 from __future__ import annotations
 
-from .ops import arrange, products, scan, sorting, special
+from .ops import (
+    arithmetic,
+    arrange,
+    clamping,
+    error_function,
+    exp_log,
+    products,
+    rounding,
+    scan,
+    sorting,
+    trigonometry,
+)
 from .ops.gather import gather, index_select, masked_select, scatter, scatter_add
 from .ops.sampling import multinomial
 from .ops.split import chunk, split, unbind
@@ -110,47 +121,47 @@ class TensorMoreOps:
     def masked_select(self, mask):
         return masked_select(self, mask)
 
-    # --- element-wise maths (ops/special.py) -------------------------------------------------
+    # --- element-wise maths (ops/exp_log.py, rounding.py, trigonometry.py, clamping.py...) ---
     def log1p(self):
-        return special.log1p(self)
+        return exp_log.log1p(self)
 
     def log2(self):
-        return special.log2(self)
+        return exp_log.log2(self)
 
     def log10(self):
-        return special.log10(self)
+        return exp_log.log10(self)
 
     def expm1(self):
-        return special.expm1(self)
+        return exp_log.expm1(self)
 
     def erf(self):
-        return special.erf(self)
+        return error_function.erf(self)
 
     def round(self, *, decimals=0):
-        return special.round(self, decimals=decimals)
+        return rounding.round(self, decimals=decimals)
 
     def trunc(self):
-        return special.trunc(self)
+        return rounding.trunc(self)
 
     def frac(self):
-        return special.frac(self)
+        return rounding.frac(self)
 
     def atan2(self, other):
-        return special.atan2(self, other)
+        return trigonometry.atan2(self, other)
 
     arctan2 = atan2
 
     def hypot(self, other):
-        return special.hypot(self, other)
+        return trigonometry.hypot(self, other)
 
     def lerp(self, end, weight):
-        return special.lerp(self, end, weight)
+        return arithmetic.lerp(self, end, weight)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-        return special.nan_to_num(self, nan, posinf, neginf)
+        return clamping.nan_to_num(self, nan, posinf, neginf)
 
     def clamp_min(self, min):
-        return special.clamp_min(self, min)
+        return clamping.clamp_min(self, min)
 
     # --- products (ops/products.py) ----------------------------------------------------------
     def bmm(self, mat2):

@@ -13,7 +13,7 @@ import numpy as np
 from . import _array, _backend, _messages, dtypes
 from . import random as _random
 from .autograd import grad_mode
-from .ops._util import check_fits, number_array
+from .ops.operands import check_fits, number_array
 from .tensor import Tensor
 
 

@@ -10,7 +10,21 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ops
-from ..ops.activation import elu, gelu, leaky_relu, silu
+from ..ops.activations import (
+    elu,
+    gelu,
+    glu,
+    hardswish,
+    hardtanh,
+    leaky_relu,
+    log_softmax,
+    logsigmoid,
+    mish,
+    prelu,
+    silu,
+    softmax,
+    softplus,
+)
 from ..ops.attention import cosine_similarity, normalize, scaled_dot_product_attention
 from ..ops.batch_norm import batch_norm
 from ..ops.classification_loss import (
@@ -30,8 +44,6 @@ from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
 from ..ops.resize import interpolate
-from ..ops.soft_activation import glu, hardswish, hardtanh, logsigmoid, mish, prelu, softplus
-from ..ops.softmax import log_softmax, softmax
 from ..tensor import Tensor
 
 __all__ = [

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _messages
-from ..ops._util import zero_grad_in_place
+from ..ops.inplace import zero_grad_in_place
 from ..tensor import Tensor
 from ..tensor_base import RemovableHandle
 from .backward_hooks import BackwardHook

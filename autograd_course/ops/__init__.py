@@ -1,11 +1,16 @@
 """Built-in differentiable operations, each a ``Function`` subclass like a learner's own.
 
-Grouped by kind: ``arithmetic`` (+ - * / **), ``unary`` (exp, log, tanh...), ``reduce``
-(sum, mean, max, all...), ``stats`` (var, std, norm), ``shape`` (views, casts), ``combine``
-(cat, stack, where), ``indexing`` (``x[key]``), ``masking``, ``linalg`` (matmul), ``compare``,
-``rounding``, ``inplace``, and for neural networks ``activation``, ``softmax``,
-``classification_loss``, ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and
-``pool``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
+One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt), ``exp_log``
+(exp, log, log1p...), ``trigonometry``, ``signs`` (abs, sign), ``rounding`` (round, //, %...),
+``clamping`` (clamp, nan_to_num), ``error_function``, ``compare``, ``reduce`` (sum, mean, max,
+all...), ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``shape`` (views, casts),
+``arrange``, ``split``, ``combine`` (cat, stack, where), ``indexing`` (``x[key]``), ``gather``,
+``masking``, ``sorting``, ``linalg`` (matmul), ``products``, ``inplace``, and for neural networks
+``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_loss``,
+``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
+have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
+numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
+``loss_reduction``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
 
 This file is the one list of them: ``__all__`` (every function imported here except
 ``NOT_TOP_LEVEL``) is what ``import autograd_course as ag`` re-exports.
@@ -14,17 +19,16 @@ This file is the one list of them: ``__all__`` (every function imported here exc
 import warnings as _warnings
 from types import ModuleType as _ModuleType
 
-from ._util import is_tensor
-from .activation import elu, gelu, leaky_relu, silu
+from .activations import elu, gelu, leaky_relu, log_softmax, relu, sigmoid, silu, softmax, tanh
 from .arithmetic import (
     add,
     div,
     divide,
+    lerp,
     mul,
     multiply,
     neg,
     negative,
-    pow,
     reciprocal,
     rsub,
     sub,
@@ -47,6 +51,7 @@ from .arrange import (
     unflatten,
     vstack,
 )
+from .clamping import clamp, clamp_min, clip, nan_to_num
 from .classification_loss import binary_cross_entropy_with_logits, kl_div, xlogy
 from .combine import cat, concat, concatenate, stack
 from .compare import (
@@ -74,15 +79,19 @@ from .compare import (
     ne,
 )
 from .draws import bernoulli, bernoulli_
+from .error_function import erf
+from .exp_log import exp, expm1, log, log1p, log2, log10
 from .gather import gather, index_select, masked_select, scatter, scatter_add
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
+from .operands import is_tensor
+from .powers import pow, sqrt
 from .products import baddbmm, bmm, cdist, cross, einsum, ger, kron, outer
 from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, sum_to_size
 from .regression_loss import huber_loss, smooth_l1_loss
-from .rounding import floor_divide, remainder
+from .rounding import floor_divide, frac, remainder, round, trunc
 from .sampling import multinomial
 from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, var_mean
 from .shape import (
@@ -101,27 +110,12 @@ from .shape import (
     unsqueeze,
     view,
 )
-from .softmax import log_softmax, softmax
+from .signs import abs, sign
 from .sorting import argsort, bincount, meshgrid, sort, topk, unique
-from .special import (
-    atan2,
-    clamp_min,
-    erf,
-    expm1,
-    frac,
-    hypot,
-    lerp,
-    log1p,
-    log2,
-    log10,
-    nan_to_num,
-    round,
-    trunc,
-)
 from .split import chunk, split, unbind
 from .stats import norm, std, var
 from .strided import as_strided
-from .unary import abs, clamp, clip, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tanh
+from .trigonometry import atan2, cos, hypot, sin
 
 
 def silence_numpy_warnings() -> None:

@@ -1,8 +1,11 @@
-"""Arithmetic: + - * / ** and negation, with NumPy broadcasting.
+"""Arithmetic: + - * / and negation, with NumPy broadcasting, and ``lerp``, a + w (b - a)
+(``**`` is in powers.py).
 
 Each op is a ``Function``: ``forward`` computes on arrays, ``backward`` applies the
 derivative with tensor operations (so ``create_graph=True`` can differentiate it again), and
 ``sum_to`` folds a broadcast gradient back to each input's shape.
+
+* lerp(a, b, w) = a + w (b - a)   d/da = 1 - w,  d/db = w,  d/dw = b - a
 """
 
 from __future__ import annotations
@@ -13,19 +16,9 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.function import Function
-from ._util import (
-    binary_operands,
-    broadcast_error,
-    check_fits,
-    int_power,
-    is_tensor,
-    not_implemented,
-    number_array,
-    result_type,
-    sum_to,
-)
-from .combine import where
-from .dtype_checks import check_alpha, check_integer_power, check_sub
+from .broadcasting import broadcast_error, broadcast_shape
+from .dtype_checks import check_alpha, check_sub
+from .operands import binary_operands, is_tensor
 from .out_arg import write_out
 from .rounding import div_rounded
 
@@ -33,7 +26,7 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
 
 
-def _elementwise(fn, a, b, alpha=1):
+def elementwise(fn, a, b, alpha=1):
     """``fn(a, b)`` on the arrays (``fn(a, alpha·b)`` when alpha is given), with PyTorch's
     message when the shapes do not broadcast."""
     try:
@@ -58,7 +51,7 @@ def _add_or_sub(ctx, ufunc, a, b, alpha, b_factor):
     backward needs: alpha, and d/db (``b_factor``: alpha, or -alpha)."""
     ctx.alpha, ctx.b_factor = alpha, b_factor
     _keep_number(ctx, b)
-    return a._new(_elementwise(ufunc, a, b, alpha))
+    return a._new(elementwise(ufunc, a, b, alpha))
 
 
 class Add(Function):
@@ -121,7 +114,7 @@ class Mul(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None,
                               b if ctx.needs_input_grad[0] else None)
-        return a._new(_elementwise(np.multiply, a, b))
+        return a._new(elementwise(np.multiply, a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -140,7 +133,7 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
-        return a._new(_elementwise(np.true_divide, a, b))
+        return a._new(elementwise(np.true_divide, a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -182,98 +175,35 @@ class Neg(Function):
         return -grad
 
 
-class PowScalar(Function):
-    """out = x ** p for a number p;  d/dx = p · x^(p-1)  (0 when p = 0)."""
+class Lerp(Function):
+    """a + w (b - a) for a number ``w``."""
 
-    node_name = "PowBackward0"
-    saved_names = ("self",)
+    node_name = "LerpBackward0"
 
     @staticmethod
-    def forward(ctx, x, exponent):
-        ctx.exponent = exponent
-        ctx.save_for_backward(x)
-        data = x._data
-        if exponent == 2:
-            return x._new((data * data).astype(data.dtype, copy=False))  # bool stays bool
-        p = x._xp.asarray(exponent, dtype=data.dtype)
-        if data.dtype == np.float32 and float(p) != exponent:  # PyTorch keeps such a p in double
-            return x._new((data.astype(np.float64) ** exponent).astype(data.dtype))
-        return x._new((data ** p).astype(data.dtype))
+    def forward(ctx, a, b, weight):
+        ctx.weight = weight
+        return a._new(a._data + weight * (b._data - a._data))
 
     @staticmethod
     def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        p = ctx.exponent
-        if p == 0:
-            return grad * 0.0, None
-        if p == 1:
-            return grad, None
-        if p == 2:
-            return grad * (x * 2.0), None
-        return grad * (x ** (p - 1) * p), None
+        return grad * (1 - ctx.weight), grad * ctx.weight, None
 
 
-class Pow(Function):
-    """out = a ** b for tensors;  d/da = b · a^(b-1), d/db = a^b · ln a.
+class LerpTensor(Function):
+    """a + w (b - a) for a tensor ``w``: ``w`` gets a gradient too."""
 
-    As in PyTorch, d/da is 0 where b = 0 and d/db is 0 where a = 0 and b ≥ 0 (the formulas
-    would give NaN there, but the function is flat in that direction).
-    """
-
-    node_name = "PowBackward1"
-    saved_names = ("self", "exponent", "result")
+    node_name = "LerpBackward1"
 
     @staticmethod
-    def forward(ctx, a, b):
-        if a._data.dtype.kind in "iu":
-            xp = a._xp
-            out = a._new(_elementwise(lambda p, q: int_power(xp, p, q), a, b))
-        else:
-            out = a._new(_elementwise(np.power, a, b))
-        ctx.save_for_backward(a, b, out if ctx.needs_input_grad[1] else None)
-        return out
+    def forward(ctx, a, b, weight):
+        ctx.save_for_backward(a, b, weight)
+        return a._new(a._data + weight._data * (b._data - a._data))
 
     @staticmethod
     def backward(ctx, grad):
-        a, b, out = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        grad_a = grad_b = None
-        if need_a:
-            grad_a = sum_to(where(b == 0, 0.0, grad * b * a ** (b - 1)), a.shape)
-        if need_b:
-            flat = (a == 0) & (b >= 0)
-            grad_b = sum_to(where(flat, 0.0, grad * out * a.log()), b.shape)
-        return grad_a, grad_b
-
-
-class RPowScalar(Function):
-    """out = c ** x for a number c;  d/dx = c^x · ln c  (0 where c = 0 and x ≥ 0, as in
-    PyTorch: the formula would give 0 · -inf = NaN, but 0^x is flat there)."""
-
-    node_name = "PowBackward2"
-    saved_names = ("exponent", "result")
-
-    @staticmethod
-    def forward(ctx, x, base):
-        dtype = x._data.dtype
-        c = number_array(x._xp, base, dtype)  # an int out of the dtype's range wraps around
-        if dtype.kind in "iu":  # negative integer exponents truncate, as PyTorch's do
-            out = x._new(int_power(x._xp, c, x._data))
-        else:
-            out = x._new(c ** x._data)
-        ctx.base = base
-        ctx.log_base = float(np.log(base)) if base > 0 else (
-            float("-inf") if base == 0 else float("nan"))
-        ctx.save_for_backward(x, out)  # x is needed only when base == 0; kept, as PyTorch does
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, out = ctx.saved_tensors
-        result = grad * (out * ctx.log_base)
-        if ctx.base == 0:
-            result = where(x >= 0, 0.0, result)
-        return result, None
+        a, b, weight = ctx.saved_tensors
+        return grad * (1 - weight), grad * weight, grad * (b - a)
 
 
 # --- the functions users (and Tensor's operators) call ---------------------------------------
@@ -362,29 +292,16 @@ def neg(input: Tensor) -> Tensor:
 negative = neg
 
 
-# PyTorch's name
-def pow(input: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = None) -> Tensor:
-    """input ** exponent, for a tensor input and a number or tensor exponent (or a number
-    input), in the dtype they promote to (a bool tensor ** 2 is int64, an int tensor ** 0.5
-    float32)."""
-    if out is not None:
-        return write_out(out, pow, input, exponent)
-    if not is_tensor(input):
-        target = result_type(exponent, input)
-        if target.kind == "b":
-            raise not_implemented("pow", exponent)
-        if target != exponent._data.dtype:
-            exponent = exponent.to(dtypes.from_numpy(target))
-        return RPowScalar.apply(exponent, input)
-    if is_tensor(exponent):
-        input, exponent = binary_operands(input, exponent)
-        if input._data.dtype.kind == "b":
-            raise not_implemented("pow", input)
-        return Pow.apply(input, exponent)
-    check_integer_power(input, exponent)
-    target = result_type(input, exponent)
-    check_fits(exponent, target, floats=target == np.float16)  # float32/64 take any float
-    if target != input._data.dtype:
-        input = input.to(dtypes.from_numpy(target))
-    return PowScalar.apply(input, exponent)
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
 
+
+def lerp(input: Tensor, end: Tensor, weight: float | Tensor) -> Tensor:
+    """``input + weight * (end - input)``: a straight line from input to end."""
+    if input._data.dtype != end._data.dtype:
+        raise RuntimeError(f"expected dtype {_C_NAMES.get(input._data.dtype.name)} for `end` but "
+                           f"got dtype {_C_NAMES.get(end._data.dtype.name)}")
+    broadcast_shape(input.shape, end.shape)
+    if is_tensor(weight):
+        broadcast_shape(broadcast_shape(input.shape, end.shape), weight.shape)
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight)

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import normalize_dim, view_of
 from .combine import cat
+from .dims import normalize_dim
 from .shape import permute, reshape, transpose
+from .view_detection import view_of
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

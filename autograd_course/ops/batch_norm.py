@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import not_implemented, same_device
 from .conv import FirstOrderOnly
+from .devices import same_device
+from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -15,21 +15,13 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.function import Function
-from ._util import (
-    binary_operands,
-    broadcast_shape,
-    cast_to,
-    check_reduction,
-    legacy_reduction,
-    not_implemented,
-    reduce_loss,
-    result_type,
-    same_device,
-    scalar_type,
-    sum_to,
-)
+from .activations.softmax import log_softmax
+from .broadcasting import broadcast_shape, sum_to
 from .combine import where
-from .softmax import log_softmax
+from .devices import same_device
+from .loss_reduction import check_reduction, legacy_reduction, reduce_loss
+from .operands import binary_operands
+from .promotion import cast_to, not_implemented, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

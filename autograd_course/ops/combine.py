@@ -14,18 +14,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import (
-    binary_operands,
-    broadcast_error,
-    cast_to,
-    check_fits,
-    is_tensor,
-    normalize_dim,
-    result_type,
-    scalar_type,
-)
+from .broadcasting import broadcast_error
+from .dims import normalize_dim
 from .indexing import Slice
+from .operands import binary_operands, check_fits, is_tensor
 from .out_arg import write_out
+from .promotion import cast_to, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_error, is_tensor, not_implemented, scalar_type
+from .broadcasting import broadcast_error
+from .operands import binary_operands, is_tensor
+from .promotion import not_implemented, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _messages
-from ._util import can_cast, check_fits, check_python_int, is_tensor, result_type, scalar_type
+from .operands import check_fits, check_python_int, is_tensor
+from .promotion import can_cast, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import broadcast_shape, is_tensor, normalize_dim
+from .broadcasting import broadcast_shape
+from .dims import normalize_dim
 from .indexing import IndexGrad
+from .operands import is_tensor
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -49,10 +51,21 @@ class Gather(Function):
         return grad.new_zeros(ctx.shape).scatter_add(ctx.dim, index, grad), None, None
 
 
-def _read_part(src, index):
-    """The part of ``src`` that scatter reads: its leading block of ``index``'s shape (PyTorch
-    lets ``src`` be larger than ``index``)."""
-    return src._data[tuple(slice(0, n) for n in index.shape)]
+def _scattered(ctx, x, dim, index, src, accumulate=False):
+    """The forward of every scatter: a copy of ``x`` with ``src`` written (or, with
+    ``accumulate``, added) at ``index`` along ``dim``. ``src`` is a number, or a tensor whose
+    leading block of ``index``'s shape is read (PyTorch lets it be larger than ``index``)."""
+    ctx.dim = dim
+    ctx.save_for_backward(index)
+    out = x._data.copy()
+    if index.numel():
+        positions = _positions(index, dim)
+        values = src._data[tuple(slice(0, n) for n in index.shape)] if is_tensor(src) else src
+        if accumulate:  # an index met twice adds twice
+            x._xp.add.at(out, positions, values)
+        else:
+            out[positions] = values
+    return x._new(out)
 
 
 class Scatter(Function):
@@ -63,12 +76,7 @@ class Scatter(Function):
 
     @staticmethod
     def forward(ctx, x, dim, index, src):
-        ctx.dim = dim
-        ctx.save_for_backward(index)
-        out = x._data.copy()
-        if index.numel():
-            out[_positions(index, dim)] = _read_part(src, index)
-        return x._new(out)
+        return _scattered(ctx, x, dim, index, src)
 
     @staticmethod
     def backward(ctx, grad):
@@ -80,16 +88,13 @@ class Scatter(Function):
 
 
 class ScatterValue(Function):
+    """out = x with out[..index..] = value, a number;  dx = g where nothing was written."""
+
     node_name = "ScatterBackward1"
 
     @staticmethod
     def forward(ctx, x, dim, index, value):
-        ctx.dim = dim
-        ctx.save_for_backward(index)
-        out = x._data.copy()
-        if index.numel():
-            out[_positions(index, dim)] = value
-        return x._new(out)
+        return _scattered(ctx, x, dim, index, value)
 
     @staticmethod
     def backward(ctx, grad):
@@ -98,16 +103,13 @@ class ScatterValue(Function):
 
 
 class ScatterAdd(Function):
+    """out = x with out[..index..] += src;  dx = g, dsrc = g read back at the index."""
+
     node_name = "ScatterAddBackward0"
 
     @staticmethod
     def forward(ctx, x, dim, index, src):
-        ctx.dim = dim
-        ctx.save_for_backward(index)
-        out = x._data.copy()
-        if index.numel():
-            x._xp.add.at(out, _positions(index, dim), _read_part(src, index))
-        return x._new(out)
+        return _scattered(ctx, x, dim, index, src, accumulate=True)
 
     @staticmethod
     def backward(ctx, grad):

@@ -1,4 +1,5 @@
-"""How an op's in-place form is made from the op's own ``Function``: ``written_in_place``.
+"""In-place writes: how an op's in-place form is made from the op's own ``Function``
+(``written_in_place``), and the checks before anything is written (``check_inplace``).
 
 ``x.mul_(y)`` computes what ``x * y`` computes, then writes it into ``x``'s memory. Here that
 is a subclass of ``Mul`` written as a learner writes a Function that changes its input: its
@@ -10,9 +11,16 @@ PyTorch.
 
 from __future__ import annotations
 
-from ..autograd import grad_mode
+from typing import TYPE_CHECKING
+
+from .. import _messages
+from ..autograd import grad_mode, views
 from ..autograd.function import Function
-from ._util import check_cast
+from .operands import is_tensor
+from .promotion import check_cast
+
+if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
+    from ..tensor import Tensor
 
 
 def written_in_place(op: type[Function]) -> type[Function]:
@@ -71,3 +79,36 @@ def _snapshot(x, data=None):
     copy = x._new(x._data.copy() if data is None else data)
     copy.grad_fn, copy._output_nr, copy._requires_grad = x.grad_fn, x._output_nr, x._requires_grad
     return copy
+
+
+# --- the checks before an in-place write -----------------------------------------------------
+_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = ()) -> None:
+    """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
+    memory where several elements are one (an ``expand``ed tensor: a stride 0 along a
+    dimension of more than one element). ``written``: the part of ``x`` a write goes to;
+    ``others``: the op's other operands (the write is recorded if one requires grad)."""
+    written = x._data if written is None else written
+    if not getattr(x._data.flags, "writeable", True) or any(
+            step == 0 and n > 1 for step, n in zip(written.strides, written.shape)):
+        raise RuntimeError(_OVERLAP_MESSAGE)
+    views.check_rebase(x, recorded=recording(x, *others))
+    if not (x._requires_grad and grad_mode.state.enabled):
+        return
+    if x.grad_fn is None:
+        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE if view else _messages.LEAF_IN_PLACE)
+    base = x._base
+    if base is not None and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
+
+
+def recording(x, *others) -> bool:
+    """Whether a write into ``x`` with these other operands is recorded in the graph."""
+    return grad_mode.state.enabled and (
+        x._requires_grad or any(is_tensor(o) and o._requires_grad for o in others)
+    )

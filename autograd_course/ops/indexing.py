@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import is_tensor, normalize_dim, view_of
+from .dims import normalize_dim
+from .operands import is_tensor
 from .shape import Unsqueeze
+from .view_detection import view_of
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -16,7 +16,8 @@ only exist in place (``fill_``, ``zero_``, ``copy_``, ``x[key] = v``) are writte
 in-place form of any other op is made from the op's own Function by ``written_in_place``
 (in_place_form.py; ``Mul_ = written_in_place(Mul)``: ``x.mul_(y)``'s node is
 ``MulBackward0``, its backward ``Mul``'s). The functions below (``mul_``...) make 1. and
-PyTorch's checks of the result's dtype before they call one.
+PyTorch's checks of the result's dtype before they call one (1. is ``check_inplace``, in
+in_place_form.py).
 """
 
 from __future__ import annotations
@@ -25,20 +26,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _messages
-from ..autograd import grad_mode, views
 from ..autograd.function import Function
-from ._util import (
-    binary_operands,
-    broadcast_error,
-    check_fits,
-    is_tensor,
-    not_implemented,
-    result_type,
-    same_device,
-)
-from .arithmetic import Add, Div, Mul, Neg, Pow, PowScalar, Reciprocal, Sub
+from .activations.rectifiers import Relu
+from .activations.sigmoids import Sigmoid, Tanh
+from .arithmetic import Add, Div, Mul, Neg, Reciprocal, Sub
+from .broadcasting import broadcast_error
+from .clamping import Clamp, clamp_bounds
 from .compare import bitwise_xor
+from .devices import same_device
 from .dtype_checks import (
     check_alpha,
     check_clamp_cast,
@@ -46,7 +41,8 @@ from .dtype_checks import (
     check_integer_power,
     check_sub,
 )
-from .in_place_form import written_in_place
+from .exp_log import Exp, Log
+from .in_place_form import check_inplace, recording, written_in_place
 from .indexing import (
     IndexPut,
     getitem,
@@ -55,6 +51,9 @@ from .indexing import (
     is_whole_key,
     key_data,
 )
+from .operands import binary_operands, check_fits, is_tensor
+from .powers import Pow, PowScalar, Sqrt
+from .promotion import not_implemented, result_type
 from .rounding import (
     DivRounding,
     NotDifferentiable,
@@ -62,41 +61,11 @@ from .rounding import (
     RemainderScalar,
     check_rounding_mode,
 )
-from .unary import Abs, Clamp, Cos, Exp, Log, Relu, Sigmoid, Sign, Sin, Sqrt, Tanh, clamp_bounds
+from .signs import Abs, Sign
+from .trigonometry import Cos, Sin
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
-
-
-_OVERLAP_MESSAGE = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
-
-
-def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = ()) -> None:
-    """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
-    memory where several elements are one (an ``expand``ed tensor: a stride 0 along a
-    dimension of more than one element). ``written``: the part of ``x`` a write goes to;
-    ``others``: the op's other operands (the write is recorded if one requires grad)."""
-    written = x._data if written is None else written
-    if not getattr(x._data.flags, "writeable", True) or any(
-            step == 0 and n > 1 for step, n in zip(written.strides, written.shape)):
-        raise RuntimeError(_OVERLAP_MESSAGE)
-    views.check_rebase(x, recorded=_recording(x, *others))
-    if not (x._requires_grad and grad_mode.state.enabled):
-        return
-    if x.grad_fn is None:
-        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE if view else _messages.LEAF_IN_PLACE)
-    base = x._base
-    if base is not None and base.grad_fn is None and base._requires_grad:
-        raise RuntimeError(_messages.VIEW_OF_LEAF_IN_PLACE)
-
-
-def _recording(x, *others) -> bool:
-    return grad_mode.state.enabled and (
-        x._requires_grad or any(is_tensor(o) and o._requires_grad for o in others)
-    )
 
 
 Add_, Sub_, Mul_, Div_ = map(written_in_place, (Add, Sub, Mul, Div))
@@ -262,7 +231,7 @@ def fill_(x: Tensor, value: Tensor | float) -> Tensor:
     check_inplace(x, others=(value,))
     if not is_tensor(value):
         return (Zero if value == 0 and type(value) is int else Fill).apply(x, value)
-    if value.ndim and _recording(x, value):
+    if value.ndim and recording(x, value):
         raise RuntimeError(
             "fill_ only supports 0-dimension value tensor but got tensor with "
             f"{value.ndim} dimensions."
@@ -274,6 +243,16 @@ def zero_(x: Tensor) -> Tensor:
     """Set every element to 0 in place (what you do to ``.grad`` between steps)."""
     check_inplace(x)
     return Zero.apply(x, 0)
+
+
+def zero_grad_in_place(grad: Tensor) -> None:
+    """``zero_grad(set_to_none=False)`` on one ``.grad``: cut it out of any graph and fill it
+    with zeros, in place, so that code holding a reference to it sees the zeros."""
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()
 
 
 class Copy(Function):
@@ -333,7 +312,7 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
         if not (view or value.ndim == 0 or is_whole_key(key)):
             same_device(x, value)
         value = value.to(x._device)
-    if not _recording(x, value):
+    if not recording(x, value):
         IndexPut.apply(x, key_data(key, x._xp), value)
         return
     if is_whole_key(key):

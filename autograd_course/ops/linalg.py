@@ -9,8 +9,11 @@ import numpy as np
 
 from .. import _messages
 from ..autograd.function import Function
-from ._util import broadcast_error, is_tensor, not_implemented, same_device, scalar_type
+from .broadcasting import broadcast_error
+from .devices import same_device
+from .operands import is_tensor
 from .out_arg import write_out
+from .promotion import not_implemented, scalar_type
 from .shape import MatmulSqueeze
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)

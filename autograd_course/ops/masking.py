@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import broadcast_shape, is_tensor, same_device, sum_to
+from .broadcasting import broadcast_shape, sum_to
 from .combine import where as choose
-from .in_place_form import written_in_place
-from .inplace import check_inplace, setitem
+from .devices import same_device
+from .in_place_form import check_inplace, written_in_place
+from .inplace import setitem
+from .operands import is_tensor
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import not_implemented
 from .conv import FirstOrderOnly, col2im, pad_array, pair, windows
+from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import binary_operands, normalize_dim, same_device
 from .arrange import diagonal
 from .combine import where
+from .devices import same_device
+from .dims import normalize_dim
+from .operands import binary_operands
 from .shape import permute
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 from .. import dtypes
 from .._shapes import broadcasts_to
 from ..autograd.function import Function
-from ._util import normalize_dim, scalar_type
 from .compare import maximum, minimum
+from .dims import normalize_dim
 from .indexing import scatter_into_zeros
+from .promotion import scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

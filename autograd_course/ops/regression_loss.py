@@ -13,17 +13,11 @@ import warnings
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import (
-    binary_operands,
-    broadcast_shape,
-    cast_to,
-    check_reduction,
-    legacy_reduction,
-    not_implemented,
-    reduce_loss,
-    result_type,
-    same_device,
-)
+from .broadcasting import broadcast_shape
+from .devices import same_device
+from .loss_reduction import check_reduction, legacy_reduction, reduce_loss
+from .operands import binary_operands
+from .promotion import cast_to, not_implemented, result_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

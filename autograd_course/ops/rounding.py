@@ -1,9 +1,12 @@
-"""Division that rounds: ``a // b``, ``a % b`` and ``div(a, b, rounding_mode=...)``.
+"""Rounding: ``round``, ``trunc``, ``frac``, and division that rounds: ``a // b``, ``a % b`` and
+``div(a, b, rounding_mode=...)``.
 
-The rounded quotient is a staircase: flat between its jumps, so its derivative is 0 wherever
-it exists. PyTorch says so for ``div(..., rounding_mode=)`` (``DivBackward2``, zero gradients)
-but records ``a // b`` as a node named ``NotImplemented`` that refuses to differentiate; we
-follow both. The remainder a - b·floor(a/b) is differentiable: d/da = 1, d/db = -floor(a/b).
+A rounded value is a staircase: flat between its jumps, so its derivative is 0 wherever it
+exists. ``round`` and ``trunc`` say so (zero gradients); ``frac(x) = x - trunc(x)`` has
+gradient 1. PyTorch says so for ``div(..., rounding_mode=)`` too (``DivBackward2``, zero
+gradients) but records ``a // b`` as a node named ``NotImplemented`` that refuses to
+differentiate; we follow both. The remainder a - b·floor(a/b) is differentiable: d/da = 1,
+d/db = -floor(a/b).
 """
 
 from __future__ import annotations
@@ -11,12 +14,80 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import binary_operands, broadcast_error, is_tensor, not_implemented, sum_to
+from .broadcasting import broadcast_error, sum_to
+from .operands import binary_operands, is_tensor
+from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
 
 
+class Round(Function):
+    """Round half to even, as PyTorch (and NumPy) do;  the gradient is 0."""
+
+    node_name = "RoundBackward0"
+
+    @staticmethod
+    def forward(ctx, x, decimals):
+        return x._new(x._xp.round(x._data, decimals))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, None
+
+
+class RoundDecimals(Round):
+    node_name = "RoundBackward1"
+
+
+class Trunc(Function):
+    node_name = "TruncBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._new(x._xp.trunc(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Frac(Function):
+    node_name = "FracBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._new(x._data - x._xp.trunc(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """Round to ``decimals`` places (halves to the even neighbour)."""
+    if input._data.dtype.kind in "biu":
+        if decimals:
+            raise not_implemented("round_cpu", input)
+        return input.clone()
+    return (RoundDecimals if decimals else Round).apply(input, decimals)
+
+
+def trunc(input: Tensor) -> Tensor:
+    """Round towards zero."""
+    if input._data.dtype.kind in "biu":
+        return input.clone()
+    return Trunc.apply(input)
+
+
+def frac(input: Tensor) -> Tensor:
+    """The fractional part, ``x - trunc(x)`` (with x's sign)."""
+    if input._data.dtype.kind in "biu":
+        raise not_implemented("frac_cpu", input)
+    return Frac.apply(input)
+
+
+# --- division that rounds ---------------------------------------------------------------------
 def _arrays(fn, a, b):
     if a._data.dtype.kind in "iub" and not b._xp.all(b._data):  # integers: no inf to give
         raise RuntimeError("ZeroDivisionError")
@@ -160,7 +231,6 @@ def div_rounded(input: Tensor | float, other: Tensor | float, rounding_mode: str
     check_rounding_mode(rounding_mode)
     input, other = _operands(input, other, f"div_{rounding_mode}_cpu")
     return DivRounding.apply(input, other, rounding_mode)
-
 
 
 def check_rounding_mode(rounding_mode: str) -> None:

@@ -19,8 +19,8 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.function import Function
-from ._util import normalize_dim
 from .combine import cat, where
+from .dims import normalize_dim
 from .reduce import _dims, _MinMaxResult, _restore
 from .stats import Var, _correction, _count, _floating
 

@@ -14,10 +14,8 @@ from typing import TYPE_CHECKING
 
 from .. import _backend, dtypes
 from ..autograd.function import Function
-from ._util import (
-    normalize_dim,
-    view_of,
-)
+from .dims import normalize_dim
+from .view_detection import view_of
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import normalize_dim
+from .dims import normalize_dim
 from .reduce import _MinMaxResult
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)

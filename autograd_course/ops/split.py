@@ -13,8 +13,9 @@ import math
 from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
-from ._util import normalize_dim, view_of
 from .combine import cat, stack
+from .dims import normalize_dim
+from .view_detection import view_of
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor

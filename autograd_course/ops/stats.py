@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import scalar_type
 from .combine import where
+from .promotion import scalar_type
 from .reduce import _dims, _restore
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)

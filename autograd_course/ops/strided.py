@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ._util import view_of
+from .view_detection import view_of
 
 
 def _check_bounds(size, stride, offset, numel, itemsize) -> None:

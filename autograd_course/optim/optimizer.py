@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from .. import _messages
 from ..autograd import grad_mode
-from ..ops._util import zero_grad_in_place
+from ..ops.inplace import zero_grad_in_place
 from ..tensor import Tensor
 
 

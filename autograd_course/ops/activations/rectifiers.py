@@ -1,27 +1,64 @@
-"""Smooth and leaky relatives of ReLU: ``leaky_relu``, ``elu``, ``gelu`` and ``silu``.
+"""ReLU and its rectifying relatives: ``relu``, ``leaky_relu``, ``prelu`` (a learnt slope) and
+``elu``: x itself for x > 0, and 0, a small slope, or a curve tending to -α below.
 
 Each is an element-wise y = f(x), so its backward is dx = dy · f'(x). PyTorch records that
-product as an op of its own (``LeakyReluBackwardBackward0``...), and so do we: the op's own
-backward gives second derivatives, d/d(dy) = gg · f'(x) and d/dx = gg · dy · f''(x), written
-with tensor operations so that even third derivatives work.
+product as an op of its own (``ThresholdBackwardBackward0``, ``LeakyReluBackwardBackward0``...),
+and so do we: the op's own backward gives second derivatives, d/d(dy) = gg · f'(x) and
+d/dx = gg · dy · f''(x), written with tensor operations so that even third derivatives work.
 """
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from .. import _backend
-from ..autograd.function import Function
-from .in_place_form import written_in_place
-from .inplace import check_inplace
+from ...autograd.function import Function
+from ..combine import where
+from ..in_place_form import check_inplace, written_in_place
+from ..promotion import check_float
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
-    from ..tensor import Tensor
+    from ...tensor import Tensor
 
-_SQRT_2PI = math.sqrt(2.0 * math.pi)
-_TANH_K = math.sqrt(2.0 / math.pi)  # GELU's tanh approximation: tanh(k (x + c x³))
-_TANH_C = 0.044715
+
+# --- relu: f(x) = max(x, 0);  f'(x) = 1 (x > 0) or 0 -------------------------------------------
+class Relu(Function):
+    """y = max(x, 0);  dy/dx = 1 where x > 0, else 0."""
+
+    node_name = "ReluBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        y = x._new(x._xp.maximum(x._data, 0))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return ThresholdBackward.apply(grad, y)
+
+
+class ThresholdBackward(Function):
+    """relu's backward as one op (PyTorch's ``threshold_backward``): grad where y > 0, else 0
+    (a choice, not a product with a 0/1 mask: a NaN or inf gradient where y <= 0 gives 0, as in
+    PyTorch). Its own derivative: the same choice on the incoming gradient, zeros for y."""
+
+    node_name = "ThresholdBackwardBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, grad, y):
+        ctx.save_for_backward(y)
+        zero = grad._data.dtype.type(0)  # of grad's dtype: the choice makes no second copy
+        return grad._new(grad._xp.where(y._data > 0, grad._data, zero))
+
+    @staticmethod
+    def backward(ctx, gg):
+        (y,) = ctx.saved_tensors
+        need_grad, need_y = ctx.needs_input_grad
+        return (ThresholdBackward.apply(gg, y) if need_grad else None,
+                gg._new(gg._xp.zeros_like(gg._data)) if need_y else None)
 
 
 # --- leaky_relu: f(x) = x (x > 0), slope·x (x ≤ 0);  f'(x) = 1 or slope;  f'' = 0 ------------
@@ -159,117 +196,43 @@ class EluInplace(Function):
         return grad * (y + ctx.alpha).masked_fill(y > 0, 1.0), None
 
 
-# --- gelu: f(x) = x Φ(x), Φ the standard normal CDF (or its tanh approximation) -------------
-def _gelu_slope_array(xp, x, approximate):
-    """f'(x) on an array: Φ(x) + x φ(x) exactly, or the derivative of the tanh form."""
-    if approximate == "tanh":
-        t = xp.tanh(_TANH_K * (x + _TANH_C * x ** 3))
-        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _TANH_K * (1 + 3 * _TANH_C * x * x)
-    cdf = 0.5 * (1.0 + _backend.erf(xp, x / math.sqrt(2.0)))
-    return cdf + x * xp.exp(-0.5 * x * x) / _SQRT_2PI
+# --- prelu: leaky_relu with a learnt slope a, one per channel (or one for all) ---------------
+class Prelu(Function):
+    """x where x ≥ 0, else a·x (a learnt, one per channel or one for all);
+    d/dx = 1 or a,  d/da = x where x < 0."""
 
-
-def _gelu_curve(x, approximate):
-    """f''(x) as tensor ops: φ(x)(2 - x²) exactly; for the tanh form, with u = k(x + c x³)
-    and t = tanh u:  (1 - t²) (u' - x t u'² + x u''/2)."""
-    if approximate == "tanh":
-        t = ((x + x * x * x * _TANH_C) * _TANH_K).tanh()
-        du = (x * x * (3 * _TANH_C) + 1.0) * _TANH_K
-        d2u = x * (6 * _TANH_C * _TANH_K)
-        return (1.0 - t * t) * (du - x * t * du * du + x * d2u * 0.5)
-    pdf = (x * x * -0.5).exp() * (1.0 / _SQRT_2PI)
-    return pdf * (2.0 - x * x)
-
-
-class Gelu(Function):
-    """y = x Φ(x) = x · ½(1 + erf(x/√2))  (or ½x(1 + tanh(k(x + c x³))) with
-    ``approximate='tanh'``);  dx = dy · (Φ(x) + x φ(x))."""
-
-    node_name = "GeluBackward0"
-    saved_names = ("self",)
+    node_name = "PreluKernelBackward0"
 
     @staticmethod
-    def forward(ctx, x, approximate):
-        ctx.approximate = approximate
-        ctx.save_for_backward(x)
-        xp, data = x._xp, x._data
-        wide = data.astype(xp.float64)  # computed in double, rounded once to x's dtype
-        if approximate == "tanh":
-            y = 0.5 * wide * (1 + xp.tanh(_TANH_K * (wide + _TANH_C * wide ** 3)))
-        else:
-            y = 0.5 * wide * (1.0 + _backend.erf(xp, wide / math.sqrt(2.0)))
-        return x._new(y.astype(data.dtype))
+    def forward(ctx, x, weight, shape):
+        ctx.save_for_backward(x, weight)
+        ctx.shape = shape
+        slope = weight._data.reshape(shape)
+        return x._new(x._xp.where(x._data >= 0, x._data, x._data * slope))
 
     @staticmethod
     def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return GeluBackward.apply(grad, x, ctx.approximate), None
-
-
-class GeluBackward(Function):
-    """dx = dy · f'(x);  its backward: d/d(dy) = gg · f'(x),  d/dx = gg · dy · f''(x)."""
-
-    node_name = "GeluBackwardBackward0"
-    saved_names = ("grad_output", "self")
-
-    @staticmethod
-    def forward(ctx, grad, x, approximate):
-        ctx.approximate = approximate
-        ctx.save_for_backward(grad, x)
-        xp, data = x._xp, x._data
-        slope = _gelu_slope_array(xp, data.astype(xp.float64), approximate)
-        return grad._new((grad._data * slope).astype(grad._data.dtype))
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, x = ctx.saved_tensors
-        need_grad, need_x = ctx.needs_input_grad[:2]
-        return (GeluBackward.apply(gg, x, ctx.approximate) if need_grad else None,
-                gg * grad * _gelu_curve(x, ctx.approximate) if need_x else None, None)
-
-
-# --- silu: f(x) = x σ(x);  f'(x) = σ(x)(1 + x(1 - σ(x))) -----------------------------------
-class Silu(Function):
-    """y = x σ(x) (also called swish);  dx = dy · σ(x)(1 + x(1 - σ(x))).
-
-    Its backward is written with tensor ops, as PyTorch's is (so the second derivative's node
-    is ``MulBackward0``)."""
-
-    node_name = "SiluBackward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        xp, data = x._xp, x._data
-        one = data.dtype.type(1)
-        return x._new(data / (one + xp.exp(-data)))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        s = x.sigmoid()
-        return grad * (s * (1.0 + x * (1.0 - s)))
+        x, weight = ctx.saved_tensors
+        slope = weight.reshape(ctx.shape)
+        grad_x = where(x >= 0, grad, grad * slope)
+        grad_w = where(x >= 0, 0.0, grad * x).sum_to_size(ctx.shape).reshape(weight.shape)
+        return grad_x, grad_w, None
 
 
 # --- the functions ----------------------------------------------------------------------------
 # inplace=True: x is overwritten (ops/inplace.py); leaky_relu's and elu's then save their result
-LeakyRelu_, Elu_, Silu_ = map(written_in_place, (LeakyReluInplace, EluInplace, Silu))
+LeakyRelu_, Elu_ = map(written_in_place, (LeakyReluInplace, EluInplace))
 
 
-def _check_float(x, name: str) -> None:
-    if x._data.dtype.kind not in "fc":
-        raise NotImplementedError(f'"{name}" not implemented for \'{_type_name(x)}\'')
-
-
-def _type_name(x) -> str:
-    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool"}.get(x.dtype.name, x.dtype.name)
+def relu(input: Tensor) -> Tensor:
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return Relu.apply(input)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x for x > 0, ``negative_slope``·x otherwise: a ReLU whose negative side still learns."""
-    _check_float(input, "leaky_relu_cpu")
+    check_float(input, "leaky_relu_cpu")
     if inplace:
         if negative_slope < 0:
             raise RuntimeError(
@@ -283,25 +246,19 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x for x > 0, α(eˣ - 1) otherwise: smooth at 0 when α = 1, and tends to -α."""
-    _check_float(input, "elu_cpu")
+    check_float(input, "elu_cpu")
     if inplace:
         check_inplace(input)
         return Elu_.apply(input, alpha)
     return Elu.apply(input, alpha)
 
 
-def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
-    """x Φ(x): each input weighted by how likely a standard normal is below it (BERT, GPT)."""
-    if approximate not in ("none", "tanh"):
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    _check_float(input, "GeluKernelImpl")
-    return Gelu.apply(input, approximate)
-
-
-def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    """x σ(x), also called swish."""
-    _check_float(input, "silu_cpu")
-    if inplace:
-        check_inplace(input)
-        return Silu_.apply(input)
-    return Silu.apply(input)
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """Leaky ReLU with a learnt slope ``weight`` (one value, or one per channel: dim 1)."""
+    n = weight.numel()
+    if n != 1 and (input.ndim < 2 or input.shape[1] != n):
+        channels = input.shape[1] if input.ndim >= 2 else 1
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {n} and channel size = {channels}.")
+    shape = (1,) * input.ndim if n == 1 else (1, n) + (1,) * (input.ndim - 2)
+    return Prelu.apply(input, weight, shape)

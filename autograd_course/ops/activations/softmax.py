@@ -10,12 +10,13 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING
 
-from .. import dtypes
-from ..autograd.function import Function
-from ._util import normalize_dim, not_implemented
+from ... import dtypes
+from ...autograd.function import Function
+from ..dims import normalize_dim
+from ..promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
-    from ..tensor import Tensor
+    from ...tensor import Tensor
 
 
 def _softmax_dim(x, dim, name):

@@ -1,0 +1,12 @@
+"""Activation functions, one module per family:
+
+* ``rectifiers``: ``relu``, ``leaky_relu``, ``prelu``, ``elu``
+* ``sigmoids``: ``sigmoid``, ``tanh``, ``hardtanh``, ``glu``
+* ``smooth_relus``: ``gelu``, ``silu``, ``softplus``, ``logsigmoid``, ``mish``, ``hardswish``
+* ``softmax``: ``softmax``, ``log_softmax``
+"""
+
+from .rectifiers import elu, leaky_relu, prelu, relu
+from .sigmoids import glu, hardtanh, sigmoid, tanh
+from .smooth_relus import gelu, hardswish, logsigmoid, mish, silu, softplus
+from .softmax import log_softmax, softmax
