@@ -352,16 +352,6 @@ def legacy_reduction(size_average: bool | None, reduce: bool | None, reduction: 
     return result
 
 
-def zero_grad_in_place(grad: Tensor) -> None:
-    """``zero_grad(set_to_none=False)`` on one ``.grad``: cut it out of any graph and fill it
-    with zeros, in place, so that code holding a reference to it sees the zeros."""
-    if grad.grad_fn is not None:
-        grad.detach_()
-    else:
-        grad.requires_grad_(False)
-    grad.zero_()
-
-
 def int_power(xp, a, b):
     """a ** b for integer arrays, negative exponents included, as PyTorch computes it:
     the result truncates towards 0, so only 1 and -1 keep a non-zero value (NumPy refuses)."""
