@@ -219,3 +219,55 @@ POST_ACCUMULATE_NON_LEAF = "post accumulate grad hooks cannot be registered on n
 DIRTY_NOT_RETURNED = (
     "Some elements marked as dirty during the forward method were not returned as output. The "
     "inputs that are modified inplace must all be outputs of the Function.")
+
+
+# --- views written into in place (autograd/views.py) ----------------------------------------
+def view_made_in(output: str | None, inference: bool) -> str:
+    """A view taken under no_grad (or in inference mode), written into with grad mode on;
+    ``output`` ("Output 0 of SplitBackward0") for a view of a view, else None."""
+    made = "A view was created in" if output is None else \
+        f"{output} is a view of a view which was created in"
+    if inference:
+        return f"{made} inference mode and is being modified inplace in normal mode."
+    return f"{made} no_grad mode and is being modified inplace with grad mode enabled."
+
+
+def view_modified_inplace(output: str) -> str:
+    return f"{output} is a view and is being modified inplace."
+
+
+# why each of those writes is refused, and what to do instead
+VIEW_MADE_IN_NO_GRAD = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked).")
+
+VIEW_MADE_IN_INFERENCE = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the inference_mode "
+    "block (if you don't want the inplace to be tracked) or both outside (if you want the "
+    "inplace to be tracked).")
+
+VIEW_OF_CUSTOM_FUNCTION = (
+    "This view was created inside a custom Function (or because an input was returned as-is) "
+    "and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function.")
+
+VIEW_OF_MULTIPLE_OUTPUTS = (
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by "
+    "an out-of-place one.")
+
+DIRTY_NOT_AN_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                      "Tensors that have been mutated should be passed to ctx.mark_dirty().")
+
+DIRTY_VIEW_OF_SEVERAL = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
+    "cannot return more than one Tensor. This is not supported by the current autograd engine. "
+    "You should either make sure the input is not a view (using .clone() for example) or make "
+    "your Function only return one Tensor (potentially splitting it into two Functions: one "
+    "doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do "
+    "this change.")

@@ -1,13 +1,21 @@
 """``Tensor``: an array, its gradient, and the node that made it.
 
-The autograd state (``requires_grad``, ``grad_fn``, ``grad``, the version counter, hooks)
-lives in ``TensorBase`` (tensor_base.py), below the ops and the engine. This class adds the
-methods, from three groups kept in their own files:
+The autograd state lives in ``TensorBase`` (tensor_base.py). Here: ``backward``, ``detach``,
+``data``; and, in the ``class`` line, the methods, one group per file of ``tensor_methods/``:
 
-- ``TensorMath`` (_tensor_math.py): operators and maths, ``x + y``, ``x.exp()``, ``x.sum()``;
-  each method is one call to an op in ``autograd_course.ops``;
-- ``TensorConversions`` (_tensor_convert.py): shape, dtype, device, ``to``, ``item``, ``numpy``;
-- and, here, what connects a tensor to autograd: ``backward``, ``detach``, ``data``.
+- ``TensorOperators`` (operators.py): Python's operators, ``x + y``, ``x @ w``, ``x[i]``;
+- ``TensorPointwise`` (pointwise.py): element by element, ``x.exp()``, ``x.eq(y)``;
+- ``TensorReductions`` (reductions.py): along dimensions, ``x.sum()``, ``x.cumsum(0)``;
+- ``TensorProducts`` (products.py): ``x.matmul(w)``, ``x.bmm(w)``, ``x.outer(y)``;
+- ``TensorShape`` (shape.py): views and reshapes, ``x.view(2, 3)``, ``x.t()``, ``x.split(2)``;
+- ``TensorIndexing`` (indexing.py): by index or mask, ``x.gather(1, i)``, ``x.masked_fill``;
+- ``TensorSorting`` (sorting.py): ``x.sort()``, ``x.topk(3)``, ``x.unique()``;
+- ``TensorInPlace`` (in_place.py): into the tensor itself, ``x.add_(y)``, ``x.zero_()``;
+- ``TensorSampling`` (sampling.py): random draws, ``p.bernoulli()``, ``p.multinomial(2)``;
+- ``TensorNewTensors`` (new_tensors.py): ``x.new_zeros(2, 3)``, ``x.new_tensor(data)``;
+- ``TensorConversions`` (conversions.py): shape, dtype, device, ``to``, ``item``, ``numpy``;
+- ``TensorPrinting`` (printing.py): ``repr(x)``, as PyTorch prints it;
+- ``TensorOldAPI`` (old_api.py): old code's ``x.volatile``, ``x._grad_fn``.
 """
 
 from __future__ import annotations
@@ -17,16 +25,31 @@ import copy
 import numpy as np
 
 from . import _array, _backend, _messages, dtypes
-from ._tensor_convert import Size, TensorConversions
-from ._tensor_math import TensorMath
-from ._tensor_str import tensor_repr
 from .autograd import engine
 from .tensor_base import TensorBase
+from .tensor_methods import (
+    Size,
+    TensorConversions,
+    TensorIndexing,
+    TensorInPlace,
+    TensorNewTensors,
+    TensorOldAPI,
+    TensorOperators,
+    TensorPointwise,
+    TensorPrinting,
+    TensorProducts,
+    TensorReductions,
+    TensorSampling,
+    TensorShape,
+    TensorSorting,
+)
 
 __all__ = ["Size", "Tensor"]
 
 
-class Tensor(TensorBase, TensorMath, TensorConversions):
+class Tensor(TensorBase, TensorOperators, TensorPointwise, TensorReductions, TensorProducts,
+             TensorShape, TensorIndexing, TensorSorting, TensorInPlace, TensorSampling,
+             TensorNewTensors, TensorConversions, TensorPrinting, TensorOldAPI):
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = ()
@@ -86,17 +109,6 @@ class Tensor(TensorBase, TensorMath, TensorConversions):
     @data.deleter
     def data(self) -> None:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
-
-    def __repr__(self) -> str:
-        fn = self.grad_fn
-        return tensor_repr(
-            _backend.to_numpy(self._data),
-            requires_grad=self._requires_grad,
-            grad_fn_name=None if fn is None else fn.name().split("::")[-1],  # as PyTorch
-            device=None if self._device is _backend.CPU else str(self._device),
-        )
-
-    __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
         """``f"{loss:.4f}"``: a 0-d tensor formats as its number; others as their repr (and

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograd_course._tensor_str import tensor_repr
+from autograd_course.tensor_methods.printing import tensor_repr
 
 torch = pytest.importorskip("torch")
 

@@ -32,23 +32,11 @@ from .graph import Node, gradient_edge, next_sequence_nr
 NO_GRAD, INFERENCE = "no_grad", "inference"
 CUSTOM_FUNCTION, MULTIPLE_OUTPUTS = "custom Function", "multiple outputs"
 
-WHY = {
-    NO_GRAD: "Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-             "clarify your code by moving both the view and the inplace either both inside the "
-             "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
-             "want the inplace to be tracked).",
-    INFERENCE: "Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-               "clarify your code by moving both the view and the inplace either both inside the "
-               "inference_mode block (if you don't want the inplace to be tracked) or both "
-               "outside (if you want the inplace to be tracked).",
-    CUSTOM_FUNCTION: "This view was created inside a custom Function (or because an input was "
-                     "returned as-is) and the autograd logic to handle view+inplace would "
-                     "override the custom backward associated with the custom Function, leading "
-                     "to incorrect gradients. This behavior is forbidden. You can fix this by "
-                     "cloning the output of the custom Function.",
-    MULTIPLE_OUTPUTS: "This view is the output of a function that returns multiple views. Such "
-                      "functions do not allow the output views to be modified inplace. You should "
-                      "replace the inplace operation by an out-of-place one.",
+WHY = {  # PyTorch's reason for each refusal, and what to do instead
+    NO_GRAD: _messages.VIEW_MADE_IN_NO_GRAD,
+    INFERENCE: _messages.VIEW_MADE_IN_INFERENCE,
+    CUSTOM_FUNCTION: _messages.VIEW_OF_CUSTOM_FUNCTION,
+    MULTIPLE_OUTPUTS: _messages.VIEW_OF_MULTIPLE_OUTPUTS,
 }
 
 
@@ -98,13 +86,9 @@ def refusal(tensor, why: str) -> str:
         name = node.name() if getattr(node, "_builtin", True) else node._forward_cls.__name__
         output = f"Output {tensor._output_nr} of {re.sub(r'Backward[0-9]*$', '', name)}"
     if why in (NO_GRAD, INFERENCE) or node is None:
-        made = "A view was created in" if node is None else \
-            f"{output} is a view of a view which was created in"
-        message = (f"{made} inference mode and is being modified inplace in normal mode."
-                   if why == INFERENCE else
-                   f"{made} no_grad mode and is being modified inplace with grad mode enabled.")
+        message = _messages.view_made_in(None if node is None else output, why == INFERENCE)
     else:
-        message = f"{output} is a view and is being modified inplace."
+        message = _messages.view_modified_inplace(output)
     return f"{message} {WHY[why]}"
 
 
@@ -224,19 +208,6 @@ def check_rebase(tensor, fn: Node | None = None, recorded: bool = False) -> None
                            f"{fn.name()} does not take the view as its first input")
 
 
-DIRTY_NOT_AN_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
-                      "Tensors that have been mutated should be passed to ctx.mark_dirty().")
-
-DIRTY_VIEW_OF_SEVERAL = (
-    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
-    "cannot return more than one Tensor. This is not supported by the current autograd engine. "
-    "You should either make sure the input is not a view (using .clone() for example) or make "
-    "your Function only return one Tensor (potentially splitting it into two Functions: one "
-    "doing the inplace that returns a single Tensor and a second one that does the other "
-    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do "
-    "this change.")
-
-
 def rebase_dirty(ctx, args: tuple, tensor, output_nr: int, n_outputs: int) -> None:
     """A recorded ``Function`` returned ``tensor``, which its forward marked dirty
     (``ctx.mark_dirty``): it now stands for output ``output_nr``, as PyTorch's checks allow.
@@ -244,10 +215,10 @@ def rebase_dirty(ctx, args: tuple, tensor, output_nr: int, n_outputs: int) -> No
     about), and an input that is a view must be the only output."""
     if not any(tensor is a for a in args):
         if tensor._base is not None:
-            raise RuntimeError(DIRTY_NOT_AN_INPUT)
-        warnings.warn(DIRTY_NOT_AN_INPUT, UserWarning, stacklevel=5)
+            raise RuntimeError(_messages.DIRTY_NOT_AN_INPUT)
+        warnings.warn(_messages.DIRTY_NOT_AN_INPUT, UserWarning, stacklevel=5)
     if tensor._base is not None and n_outputs > 1:
-        raise RuntimeError(DIRTY_VIEW_OF_SEVERAL)
+        raise RuntimeError(_messages.DIRTY_VIEW_OF_SEVERAL)
     rebase_history(tensor, ctx, output_nr)
 
 

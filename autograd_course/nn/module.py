@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _messages
-from ..ops.inplace import zero_grad_in_place
+from ..autograd.zero_grad import zero_grads
 from ..tensor import Tensor
 from ..tensor_base import RemovableHandle
 from .backward_hooks import BackwardHook
@@ -310,13 +310,7 @@ class Module(ModuleState):
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget the gradients of the last backward (by default: set them to None)."""
-        for param in self.parameters():
-            if param._grad is None:
-                continue
-            if set_to_none:
-                param._grad = None
-            else:  # zeroed in place: the same tensor, as in PyTorch
-                zero_grad_in_place(param._grad)
+        zero_grads(self.parameters(), set_to_none)
 
     # --- printing ---------------------------------------------------------------------------
     def _get_name(self) -> str:

@@ -245,16 +245,6 @@ def zero_(x: Tensor) -> Tensor:
     return Zero.apply(x, 0)
 
 
-def zero_grad_in_place(grad: Tensor) -> None:
-    """``zero_grad(set_to_none=False)`` on one ``.grad``: cut it out of any graph and fill it
-    with zeros, in place, so that code holding a reference to it sees the zeros."""
-    if grad.grad_fn is not None:
-        grad.detach_()
-    else:
-        grad.requires_grad_(False)
-    grad.zero_()
-
-
 class Copy(Function):
     """x = src (broadcast to x's shape, cast to x's dtype);  dsrc = dout summed back to
     src's shape, dx = 0 (x's old values are gone)."""

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from .. import _messages
 from ..autograd import grad_mode
-from ..ops.inplace import zero_grad_in_place
+from ..autograd.zero_grad import zero_grads
 from ..tensor import Tensor
 
 
@@ -85,14 +85,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Clear every parameter's gradient (set it to None, or fill it with zeros)."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                if set_to_none:
-                    p._grad = None
-                else:  # zeroed in place: the same tensor, as in PyTorch
-                    zero_grad_in_place(p._grad)
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         raise NotImplementedError

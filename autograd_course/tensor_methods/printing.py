@@ -1,4 +1,5 @@
-"""PyTorch-identical ``repr`` for tensors, written in plain NumPy.
+"""How a tensor prints: ``TensorPrinting`` (``repr(x)``, ``print(x)``), and
+``tensor_repr``, PyTorch's ``repr`` for tensors, written in plain NumPy.
 
 Why this exists: the course diffs our outputs against PyTorch's, so ``repr(ag.tensor(...))``
 must print exactly what ``repr(torch.tensor(...))`` prints (torch 2.13, default print options).
@@ -26,6 +27,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from .. import _backend
 
 PRECISION = 4  # digits after the point (fixed) or after the first digit (scientific)
 THRESHOLD = 1000  # more elements than this -> summarise with "..."
@@ -189,3 +192,20 @@ def tensor_repr(
     elif requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)
+
+
+class TensorPrinting:
+    """Mixed into ``Tensor``: ``repr(x)`` and ``str(x)``, as PyTorch prints them."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        fn = self.grad_fn
+        return tensor_repr(
+            _backend.to_numpy(self._data),
+            requires_grad=self._requires_grad,
+            grad_fn_name=None if fn is None else fn.name().split("::")[-1],  # as PyTorch
+            device=None if self._device is _backend.CPU else str(self._device),
+        )
+
+    __str__ = __repr__

@@ -1,8 +1,8 @@
-"""The parts of ``Tensor`` that describe or convert it: shape, dtype, device, ``to()``,
-``item()``, ``numpy()``, and the Python protocols (``float(t)``, ``len(t)``, ``iter(t)``).
+"""``Tensor``'s methods that describe or convert it: shape, dtype, device, ``to()``,
+``type_as()``, ``item()``, ``numpy()``, and the Python protocols (``float(t)``, ``len(t)``,
+``iter(t)``); and ``Size``, the type of ``x.shape``.
 
-Kept apart from ``tensor.py``, which is about a tensor's place in the autograd graph. Error
-messages are PyTorch's, so a learner's mistakes read the same in both libraries.
+Error messages are PyTorch's, so a learner's mistakes read the same in both libraries.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import _backend, _messages, dtypes
-from .autograd import grad_mode
-from .ops.shape import ToCopy
+from .. import _backend, _messages, dtypes
+from ..autograd import grad_mode
+from ..ops.shape import ToCopy
 
 if TYPE_CHECKING:
-    from .tensor import Tensor
+    from ..tensor import Tensor
 
 
 class Size(tuple):
@@ -119,6 +119,9 @@ class TensorConversions:
         if dev == self._device and np_dtype == self._data.dtype and not copy:
             return self
         return ToCopy.apply(self, np_dtype, dev)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
 
     def cpu(self) -> Tensor:
         return self.to("cpu")

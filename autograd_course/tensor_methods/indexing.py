@@ -1,0 +1,63 @@
+"""``Tensor``'s methods that pick or write elements by position, index tensor or mask:
+``x.select(0, 2)``, ``x.narrow(1, 0, 3)``, ``x.gather(1, idx)``, ``x.index_select(0, idx)``,
+``x.masked_select(mask)``, ``x.masked_fill(mask, 0)``, ``x.scatter(...)``,
+``x.index_put(...)``, ``x.nonzero()`` (``x[i]`` and ``x[mask] = v`` are in operators.py).
+
+Each is one call to its op in ``autograd_course.ops``, where the forward and backward live.
+"""
+
+from __future__ import annotations
+
+from .. import ops
+from ..ops import masking
+from ..ops.dims import normalize_dim
+from ..ops.gather import gather, index_select, masked_select, scatter, scatter_add
+
+
+class TensorIndexing:
+    """Mixed into ``Tensor``: reading and writing elements by index or mask."""
+
+    __slots__ = ()
+
+    # --- by position --------------------------------------------------------------------------
+    def select(self, dim, index):
+        return ops.select(self, dim, index)
+
+    def narrow(self, dim, start, length):
+        """Elements ``start`` to ``start + length`` along ``dim`` (a view, as ``x[..., a:b]``)."""
+        dim = normalize_dim(dim, self.ndim)
+        size = self.shape[dim]
+        start = int(start) + size if int(start) < 0 else int(start)
+        if not 0 <= start <= size or length < 0 or start + length > size:
+            raise RuntimeError(
+                f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+        return self[(slice(None),) * dim + (slice(start, start + length),)]
+
+    # --- by index tensor (ops/gather.py) ------------------------------------------------------
+    def gather(self, dim, index, *, sparse_grad=False):
+        return gather(self, dim, index)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        return scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_add(self, dim, index, src):
+        return scatter_add(self, dim, index, src)
+
+    def index_select(self, dim, index):
+        return index_select(self, dim, index)
+
+    def index_put(self, indices, values, accumulate=False):
+        return masking.index_put_(self.clone(), indices, values, accumulate)
+
+    # --- by mask (ops/masking.py) -------------------------------------------------------------
+    def masked_select(self, mask):
+        return masked_select(self, mask)
+
+    def masked_fill(self, mask, value):
+        return masking.masked_fill(self, mask, value)
+
+    def nonzero(self, *, as_tuple=False):
+        return masking.nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self):
+        return masking.argwhere(self)
