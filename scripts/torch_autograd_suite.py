@@ -177,8 +177,7 @@ _SHIMS: dict[str, types.ModuleType] = {}
 
 
 # PyTorch's modules whose counterparts live in the package's compatibility folder
-IN_COMPAT = {"torch._C": "autograd_course.compat._C",
-             "torch.autograd.variable": "autograd_course.compat.variable"}
+IN_COMPAT = {"torch._C": "autograd_course.compat._C"}
 
 
 def _package_module(torch_name: str):

@@ -119,14 +119,14 @@ def test_the_table_pairs_at_least_twenty_names():
 
 def test_a_broken_reference_is_reported_by_name():
     text = "\n".join([
-        "Fine: `autograd/engine.py:_run`, `autograd/graph.py:Node.__lt__`, `tensor.py`,",
+        "Fine: `autograd/engine.py:_run`, `autograd/node.py:Node.__lt__`, `tensor.py`,",
         "`autograd/function.py:BackwardNode.needs_input_grad`, `torch/autograd/function.py`.",
         "```python",
         "`not/checked.py:Inside` a code block",
         "```",
         "Missing file: `ops/no_such_module.py:Mul`.",
         "Missing name: `autograd/engine.py:run_everything`.",
-        "Missing method: `autograd/graph.py:AccumulateGrad.steal`.",
+        "Missing method: `autograd/node.py:AccumulateGrad.steal`.",
         "Missing file alone: `autograd/gone.py`.",
         "Malformed: `autograd/engine.py: _run`.",
     ])
@@ -137,7 +137,7 @@ def test_a_broken_reference_is_reported_by_name():
     assert "autograd_course/ops/no_such_module.py does not exist" in missing_file
     assert missing_name.startswith("line 7: `autograd/engine.py:run_everything`")
     assert "defines no `run_everything`" in missing_name
-    assert missing_method.startswith("line 8: `autograd/graph.py:AccumulateGrad.steal`")
-    assert "autograd_course/autograd/graph.py:AccumulateGrad defines no `steal`" in missing_method
+    assert missing_method.startswith("line 8: `autograd/node.py:AccumulateGrad.steal`")
+    assert "autograd_course/autograd/node.py:AccumulateGrad defines no `steal`" in missing_method
     assert "autograd_course/autograd/gone.py does not exist" in missing_alone
     assert malformed.startswith("line 10: `autograd/engine.py: _run` is not")

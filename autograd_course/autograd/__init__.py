@@ -11,7 +11,7 @@ from .engine import backward, grad, trace
 from .function import BackwardNode, Function, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .graph import AccumulateGrad, Node
+from .node import AccumulateGrad, Node
 from .saved_tensor import SavedTensor
 from .variable import Variable
 from .version_counter import _unsafe_preserve_version_counter

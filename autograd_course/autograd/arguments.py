@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from .graph import GradientEdge, gradient_edge
+from .graph import GradientEdge
+from .node import gradient_edge
 
 MATERIALIZE_NOT_UNUSED = ("Expected allow_unused to be True or not passed when "
                           "materialize_grads=True, but got: allow_unused=False.")

@@ -22,8 +22,8 @@ from __future__ import annotations
 from .. import _messages
 from ..tensor_base import TensorBase
 from . import anomaly, arguments, grad_mode, hooks
-from .graph import Node, gradient_edge
 from .hooks import trace  # noqa: F401  (ag.autograd.trace: a callback after every node)
+from .node import Node, gradient_edge
 from .ready_queue import ReadyQueue
 
 

@@ -16,10 +16,10 @@ import functools
 import warnings
 
 from .. import _messages
+from ..compat.legacy_ctx import LegacyCtx
 from ..tensor_base import TensorBase
 from . import anomaly, backward_result, grad_mode, saved_names, views
-from .graph import Node, gradient_edge, next_sequence_nr
-from .legacy_ctx import LegacyCtx
+from .node import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor, unpack_all
 
 
@@ -41,6 +41,7 @@ class BackwardNode(Node, LegacyCtx):
     released = False
     dirty: tuple = ()
     non_differentiable: tuple = ()
+    non_differentiable_outputs: tuple = ()  # their output numbers, once recorded
 
     # --- the ctx API, used inside forward ---------------------------------------------------
     def save_for_backward(self, *tensors) -> None:

@@ -19,7 +19,7 @@ import weakref
 
 from .. import _messages
 from . import grad_mode
-from .graph import gradient_edge
+from .node import gradient_edge
 from .saved_tensor_hooks import active_pairs
 
 PACK_IN_PLACE = (

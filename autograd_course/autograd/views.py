@@ -25,7 +25,7 @@ import weakref
 
 from .. import _backend, _messages
 from . import grad_mode
-from .graph import Node, gradient_edge, next_sequence_nr
+from .node import Node, gradient_edge, next_sequence_nr
 
 # How a view was made, when PyTorch refuses to write into it for that (its "creation meta";
 # ``None``: it does not refuse). A view of a view keeps its base view's reason.

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..autograd.graph import AccumulateGrad, gradient_edge
+from ..autograd.node import AccumulateGrad, gradient_edge
 from ..tensor import Tensor
 from .inputs import (
     constant_value,

@@ -16,7 +16,7 @@ the same pixel size: stepping through them moves only the highlight, never the p
 from __future__ import annotations
 
 from .._backend import to_numpy
-from ..autograd.graph import AccumulateGrad, gradient_edge
+from ..autograd.node import AccumulateGrad, gradient_edge
 from .display import png_size
 from .dot import FrameState, caption_width, to_graph_view
 from .graph import LEAF, GraphModel, build_model, grad_text, node_name

@@ -12,7 +12,7 @@ import weakref
 
 from ...autograd import hooks
 from ...autograd.grad_mode import is_grad_enabled
-from ...autograd.graph import AccumulateGrad, Node
+from ...autograd.node import AccumulateGrad, Node
 from . import _autograd, _functions
 
 __all__ = ["_WeakTensorRef", "_autograd", "_current_graph_task_id", "_functions",

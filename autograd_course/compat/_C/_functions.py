@@ -5,7 +5,7 @@ hands no gradient on (PyTorch's way to test what a node does without one)."""
 from __future__ import annotations
 
 from ...autograd.function import Function
-from ...autograd.graph import AccumulateGrad
+from ...autograd.node import AccumulateGrad
 
 __all__ = ["AccumulateGrad", "UndefinedGrad"]
 

@@ -1,6 +1,7 @@
-"""What old code still asks of a ``Function``'s ctx: ``ctx.saved_variables``, the name
-``saved_tensors`` had before PyTorch 0.4 (deprecated, with PyTorch's warning); and what the
-ctx keeps for PyTorch's private switch ``ctx._materialize_non_diff_grads``."""
+"""What old or low-level code still asks of a ``Function``'s ctx: ``ctx.saved_variables``, the
+name ``saved_tensors`` had before PyTorch 0.4 (deprecated, with PyTorch's warning); PyTorch's
+private switch ``ctx._materialize_non_diff_grads``; and the flag of a Function whose saved
+tensors may be read only once (``clear_saved_tensors_on_access``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,8 @@ class LegacyCtx:
     """Mixed into ``BackwardNode`` (function.py)."""
 
     # False: backward gets None, not zeros, for the non-differentiable outputs (those marked
-    # so, and integer ones), whose numbers recording keeps here
+    # so, and integer ones: BackwardNode.non_differentiable_outputs)
     _materialize_non_diff_grads = True
-    non_differentiable_outputs: tuple = ()
     cleared_on_access = False  # saved_tensors read once by a clear_saved_tensors_on_access Function
 
     @property
