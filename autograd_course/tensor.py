@@ -15,7 +15,7 @@ The autograd state lives in ``TensorBase`` (tensor_base.py). Here: ``backward``,
 - ``TensorNewTensors`` (new_tensors.py): ``x.new_zeros(2, 3)``, ``x.new_tensor(data)``;
 - ``TensorConversions`` (conversions.py): shape, dtype, device, ``to``, ``item``, ``numpy``;
 - ``TensorPrinting`` (printing.py): ``repr(x)``, as PyTorch prints it;
-- ``TensorOldAPI`` (old_api.py): old code's ``x.volatile``, ``x._grad_fn``.
+- ``TensorOldAPI`` (``compat/old_tensor_api.py``): old code's ``x.volatile``, ``x._grad_fn``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import numpy as np
 
 from . import _array, _backend, _messages, dtypes
 from .autograd import engine
+from .compat.old_tensor_api import TensorOldAPI
 from .tensor_base import TensorBase
 from .tensor_methods import (
     Size,
@@ -33,7 +34,6 @@ from .tensor_methods import (
     TensorIndexing,
     TensorInPlace,
     TensorNewTensors,
-    TensorOldAPI,
     TensorOperators,
     TensorPointwise,
     TensorPrinting,

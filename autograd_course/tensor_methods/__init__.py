@@ -8,7 +8,6 @@ from .conversions import Size, TensorConversions
 from .in_place import TensorInPlace
 from .indexing import TensorIndexing
 from .new_tensors import TensorNewTensors
-from .old_api import TensorOldAPI
 from .operators import TensorOperators
 from .pointwise import TensorPointwise
 from .printing import TensorPrinting
@@ -20,6 +19,6 @@ from .sorting import TensorSorting
 
 __all__ = [
     "Size", "TensorConversions", "TensorInPlace", "TensorIndexing", "TensorNewTensors",
-    "TensorOldAPI", "TensorOperators", "TensorPointwise", "TensorPrinting", "TensorProducts",
+    "TensorOperators", "TensorPointwise", "TensorPrinting", "TensorProducts",
     "TensorReductions", "TensorSampling", "TensorShape", "TensorSorting",
 ]
