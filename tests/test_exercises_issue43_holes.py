@@ -10,9 +10,12 @@ differently from the notebook's (an iterative walk instead of a stack of pairs, 
 from __future__ import annotations
 
 import math
+import re
 import time
-from collections import deque
+from collections import defaultdict, deque
+from functools import reduce
 
+import numpy as np
 import pytest
 from exercise_helpers import assert_correct, assert_hint, verdict_of
 
@@ -21,7 +24,7 @@ from autograd_course import cuda
 from autograd_course.course.exercises import ch01, ch02, ch03, ch05, ch06, ch08, ch09, ch10
 from autograd_course.course.exercises.messages_en import MESSAGES
 from autograd_course.course.exercises.value import Value as CourseValue
-from autograd_course.course.exercises.value import ValueAddMul, ValuePowTanh
+from autograd_course.course.exercises.value import ValueAddMul, ValueOps, ValuePowTanh
 from autograd_course.course.exercises.value import mse as course_mse
 
 
@@ -549,3 +552,338 @@ def test_every_new_key_has_a_chinese_twin():
                 "ch09.exp.no_child", "ch09.loop.tuple", "ch10.bytes.pack_none",
                 "ch10.hvp.x_no_grad", "ch10.gp.x_no_grad"):
         assert key in MESSAGES and key in ZH, key
+
+
+# === second, own solutions: other code, the same behaviour =======================================
+# --- chapter 1 -----------------------------------------------------------------------------------
+def central_difference(g, at, step=1e-5):
+    return (g(at + step) - g(at - step)) / (2 * step)
+
+
+class MicroValue:
+    """A Value written the micrograd way: children in a set, ``_backward`` a named method
+    stored per instance, ``grad = grad + ...`` instead of ``+=``."""
+
+    def __init__(self, data, _children=()):
+        self.data, self.grad = float(data), 0.0
+        self._prev = set(_children)
+        self._backward = lambda: None
+
+    def _wrap(self, other):
+        return other if isinstance(other, MicroValue) else MicroValue(other)
+
+    def __add__(self, other):
+        other = self._wrap(other)
+        result = MicroValue(self.data + other.data, (self, other))
+
+        def send_back():
+            self.grad = self.grad + result.grad
+            other.grad = other.grad + result.grad
+
+        result._backward = send_back
+        return result
+
+    def __mul__(self, other):
+        other = self._wrap(other)
+        result = MicroValue(self.data * other.data, (self, other))
+
+        def send_back():
+            self.grad = self.grad + other.data * result.grad
+            other.grad = other.grad + self.data * result.grad
+
+        result._backward = send_back
+        return result
+
+
+def test_second_solutions_of_chapter_1(capsys):
+    assert_correct(capsys, ch01.check_slope, central_difference(f, 2.0))
+    assert_correct(capsys, ch01.check_slope,
+                   central_difference(f, ag.tensor(2.0, dtype=ag.float64)))
+    assert_correct(capsys, ch01.check_value_mul, MicroValue)
+    a, b, c = MicroValue(2.0), MicroValue(-3.0), MicroValue(10.0)
+    d = a * b
+    L = d + c
+    L.grad = 1.0
+    for node in (L, d):  # the same two calls, in a loop
+        node._backward()
+    assert_correct(capsys, ch01.check_manual_backward, a, b, c, d, L)
+    assert_correct(capsys, ch01.check_value_accumulates, MicroValue)
+    x = [[1.0, 2.0], [3.0, 4.0]]
+    assert_correct(capsys, ch01.check_predict_grad, [[2 * 3 * 3 * v for v in row] for row in x])
+    assert_correct(capsys, ch01.check_predict_grad, np.array(x) * 18)
+    assert_correct(capsys, ch01.check_leaves, "a, b, d", ["a"])
+    steps = 10.0 ** -np.arange(1, 16)
+    best = steps[np.argmin([abs(central_difference(f, 2.0, h) - 10.0) for h in steps])]
+    assert_correct(capsys, ch01.check_best_step, best)
+
+
+# --- chapter 2 -----------------------------------------------------------------------------------
+def jacobian_by_grad(func, x):
+    """Row by row with autograd.grad (nothing accumulates in x.grad)."""
+    x = x.clone().requires_grad_()
+    y = func(x).reshape(-1)
+    return ag.stack([ag.autograd.grad(y[i], x, retain_graph=True)[0] for i in range(len(y))])
+
+
+def unbroadcast_loop(grad, shape):
+    """A loop with keepdim over the stretched dimensions, after summing away the extra ones."""
+    for _ in range(grad.dim() - len(shape)):
+        grad = grad.sum(0)
+    for i, n in enumerate(shape):
+        if n == 1 and grad.shape[i] != 1:
+            grad = grad.sum(dim=i, keepdim=True)
+    return grad
+
+
+class PowTanhOther(ValueAddMul):
+    """k·x^(k-1) written as k·out/x (x ≠ 0 here), tanh' as 1/cosh²."""
+
+    def __pow__(self, k):
+        out = PowTanhOther(self.data ** k, (self,))
+
+        def _backward():
+            self.grad += k * out.data / self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        out = PowTanhOther(math.tanh(self.data), (self,))
+
+        def _backward():
+            self.grad += out.grad / math.cosh(self.data) ** 2
+
+        out._backward = _backward
+        return out
+
+
+class OperatorsOther(ValuePowTanh):
+    """``-`` and ``/`` with their own _backward, the "r" methods through the others."""
+
+    def __neg__(self):
+        return -1 * self
+
+    def __sub__(self, other):
+        other = self._lift(other)
+        out = type(self)(self.data - other.data, (self, other))
+
+        def _backward():
+            self.grad += out.grad
+            other.grad -= out.grad
+
+        out._backward = _backward
+        return out
+
+    def __rsub__(self, other):
+        return self._lift(other) - self
+
+    def __truediv__(self, other):
+        other = self._lift(other)
+        out = type(self)(self.data / other.data, (self, other))
+
+        def _backward():
+            self.grad += out.grad / other.data
+            other.grad -= self.data / other.data ** 2 * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __rtruediv__(self, other):
+        return self._lift(other) / self
+
+    def __radd__(self, other):
+        return self + other
+
+    def __rmul__(self, other):
+        return self * other
+
+
+def test_second_solutions_of_chapter_2(capsys):
+    assert_correct(capsys, ch02.check_jacobian, jacobian_by_grad)
+    assert_correct(capsys, ch02.check_mean_gradient, ag.full((3,), 1 / 3))
+    assert_correct(capsys, ch02.check_mean_gradient, [1 / 3] * 3)
+    assert_correct(capsys, ch02.check_unbroadcast, unbroadcast_loop)
+    assert_correct(capsys, ch02.check_value_pow_tanh, PowTanhOther)
+    assert_correct(capsys, ch02.check_value_operators, OperatorsOther)
+    assert_correct(capsys, ch02.check_value_operators, ValueOps)
+    assert_correct(capsys, ch02.check_loss, lambda p, y: (p - y).abs().mean())
+    assert_correct(capsys, ch02.check_loss, ag.nn.functional.mse_loss)
+
+
+# --- chapter 3 -----------------------------------------------------------------------------------
+def find_leaves_breadth_first(t):
+    """A queue instead of a stack, a set of ids, and the leaves recognised by .variable."""
+    leaves, seen, queue = [], set(), deque([t.grad_fn])
+    while queue:
+        node = queue.popleft()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if hasattr(node, "variable"):
+            leaves.append(node.variable)
+        queue.extend(nxt for nxt, _ in node.next_functions if nxt is not None)
+    return leaves
+
+
+class PostOrderByIndex(_KahnBase):
+    """backward() with an explicit stack of (value, next child index): a post-order."""
+
+    def backward(self):
+        order, seen, stack = [], {id(self)}, [(self, 0)]
+        while stack:
+            v, i = stack.pop()
+            children = list(v._prev)
+            if i < len(children):
+                stack.append((v, i + 1))
+                child = children[i]
+                if id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append((child, 0))
+            else:
+                order.append(v)
+        self.grad = 1.0
+        for v in order[::-1]:
+            v._backward()
+
+
+def train_step_other(model, xs, ys, lr):
+    params = model.parameters()
+    for p in params:
+        p.grad = 0
+    loss = course_mse(model, xs, ys)
+    loss.backward()
+    for p in params:
+        p.data = p.data - lr * p.grad
+    return loss
+
+
+def test_second_solutions_of_chapter_3(capsys):
+    assert_correct(capsys, ch03.check_find_leaves, find_leaves_breadth_first)
+    assert_correct(capsys, ch03.check_loop_graph, np.int64(6), ag.tensor([64.0, 64.0]))
+    assert_correct(capsys, ch03.check_clip_hook, lambda g: ag.clamp(g, min=-1, max=1))
+    assert_correct(capsys, ch03.check_clip_hook,
+                   lambda g: ag.where(g > 1, ag.ones_like(g),
+                                      ag.where(g < -1, -ag.ones_like(g), g)))
+    assert_correct(capsys, ch03.check_value_backward, KahnRight)
+    assert_correct(capsys, ch03.check_value_backward, PostOrderByIndex)
+    assert_correct(capsys, ch03.check_train_step, train_step_other)
+
+
+# --- chapter 9 -----------------------------------------------------------------------------------
+def topo_order_reversed_post_order(t):
+    """A depth-first post-order (each node after the nodes it sends gradients to), reversed."""
+    post, seen, stack = [], set(), [(t.grad_fn, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            post.append(node)
+        elif node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            stack.extend((nxt, False) for nxt, _ in node.next_functions if nxt is not None)
+    return post[::-1]
+
+
+class ExpOther(CourseValue):
+    def exp(self):
+        out = ExpOther(math.e ** self.data, (self,), "exp")
+
+        def _backward():
+            self.grad += math.exp(self.data) * out.grad
+
+        out._backward = _backward
+        return out
+
+
+def run_backward_queue(root, grad):
+    """Kahn's algorithm with a FIFO queue and defaultdicts; a gradient is summed on arrival."""
+    waiting, seen, stack = defaultdict(int), {root.grad_fn}, [root.grad_fn]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                waiting[child] += 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    arrived, queue, called = {root.grad_fn: grad}, deque([root.grad_fn]), []
+    with ag.no_grad():
+        while queue:
+            node = queue.popleft()
+            results = node(arrived.pop(node))
+            called.append(node)
+            results = results if isinstance(results, tuple) else (results,)
+            for (child, _), g in zip(node.next_functions, results):
+                if child is None:
+                    continue
+                if g is not None:
+                    arrived[child] = arrived[child] + g if child in arrived else g
+                waiting[child] -= 1
+                if waiting[child] == 0:
+                    queue.append(child)
+    return called
+
+
+def test_second_solutions_of_chapter_9(capsys):
+    assert_correct(capsys, ch09.check_topo_order, topo_order_reversed_post_order)
+    assert_correct(capsys, ch09.check_value_exp, ExpOther)
+    assert_correct(capsys, ch09.check_run_backward, run_backward_queue)
+
+
+# --- chapter 10 ----------------------------------------------------------------------------------
+def clamp_incoming_other(node):
+    def limit(grad_outputs):
+        return tuple(None if g is None else ag.clamp(g, -1.0, 1.0) for g in grad_outputs)
+
+    return node.register_prehook(limit)
+
+
+def saved_bytes_other(fn, *inputs):
+    sizes = []
+
+    def pack(t):
+        sizes.append(t.element_size() * t.numel())
+        return t
+
+    def unpack(t):
+        return t
+
+    with ag.autograd.graph.saved_tensors_hooks(pack, unpack):
+        fn(*inputs)
+    return int(sum(sizes))
+
+
+def run_blocks_other(blocks, x):
+    return reduce(lambda h, block: ag.utils.checkpoint.checkpoint(block, h, use_reentrant=False),
+                  blocks, x)
+
+
+def nan_source_other(loss):
+    ag.autograd.set_detect_anomaly(True)
+    try:
+        loss.backward()
+    except RuntimeError as err:
+        return re.search(r"'(\w+)'", str(err)).group(1)
+    finally:
+        ag.autograd.set_detect_anomaly(False)
+    return "no NaN"
+
+
+def hvp_other(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = ag.autograd.grad(f(x), [x], create_graph=True)
+    return ag.autograd.grad(g @ v, [x])[0]
+
+
+def gradient_penalty_other(critic, x):
+    out = critic(x)
+    (g,) = ag.autograd.grad(out, x, grad_outputs=ag.ones_like(out), create_graph=True)
+    return ((g.pow(2).sum(dim=1).sqrt() - 1) ** 2).mean()
+
+
+def test_second_solutions_of_chapter_10(capsys):
+    assert_correct(capsys, ch10.check_clamp_prehook, clamp_incoming_other)
+    assert_correct(capsys, ch10.check_saved_bytes, saved_bytes_other)
+    assert_correct(capsys, ch10.check_checkpoint_blocks, run_blocks_other)
+    assert_correct(capsys, ch10.check_nan_source, nan_source_other)
+    assert_correct(capsys, ch10.check_hvp, hvp_other)
+    assert_correct(capsys, ch10.check_gradient_penalty, gradient_penalty_other)

@@ -153,7 +153,7 @@ def is_placeholder(value: Any) -> bool:
     return value is Ellipsis or value is None
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 
 
 def is_placeholder_error(e: BaseException) -> bool:
