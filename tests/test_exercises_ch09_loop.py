@@ -31,7 +31,7 @@ def _hint(key: str) -> str:
 
 # --- the solution, and variants of it with one mistake each --------------------------------------
 def make_run_backward(ag, *, add=True, engine_queue=False, skip_none=True, no_grad=True,
-                      use_start=True):
+                      use_start=True, wrap=True):
     """The solution of exercise 9.3 written over the module ``ag`` (the package or torch)."""
 
     def run_backward(root, grad):
@@ -54,7 +54,7 @@ def make_run_backward(ag, *, add=True, engine_queue=False, skip_none=True, no_gr
                 node = ready.pop()
                 grads = node(buffers.pop(node))
                 order.append(node)
-                if not isinstance(grads, tuple):  # a node with one input returns a tensor
+                if wrap and not isinstance(grads, tuple):  # one input: a tensor, not a tuple
                     grads = (grads,)
                 for (child, _), g in zip(node.next_functions, grads):  # 3. deliver
                     if child is None:
@@ -186,6 +186,7 @@ WRONG = [
     (lists_without_calling, "ch09.loop.no_grad"),
     (make_run_backward(ag, no_grad=False), "ch09.loop.recorded"),
     (make_run_backward(ag, use_start=False), "ch09.loop.start"),
+    (make_run_backward(ag, wrap=False), "ch09.loop.tuple"),
 ]
 
 

@@ -135,6 +135,14 @@ def _counting(what):
     return answer
 
 
+def _packing_nothing(fn, *inputs):
+    """Adds up the right bytes, but its pack hook returns None: backward gets nothing back."""
+    found = []
+    with ag.autograd.graph.saved_tensors_hooks(lambda t: found.append(t), lambda t: t):
+        fn(*inputs)
+    return sum(t.numel() * t.element_size() for t in found)
+
+
 def _message(loss):
     try:
         with ag.autograd.detect_anomaly():
@@ -166,6 +174,7 @@ WRONG = [
     (ch10.check_saved_bytes, _counting(lambda t: 1), "ch10.bytes.count"),
     (ch10.check_saved_bytes, _counting(lambda t: t.numel()), "ch10.bytes.elements"),
     (ch10.check_saved_bytes, _counting(lambda t: 4 * t.numel()), "ch10.bytes.wrong"),
+    (ch10.check_saved_bytes, _packing_nothing, "ch10.bytes.pack_none"),
     (ch10.check_checkpoint_blocks,
      lambda blocks, x: run_blocks(blocks, x, reentrant=None), "ch10.ckpt.reentrant"),
     (ch10.check_checkpoint_blocks,
@@ -192,6 +201,9 @@ WRONG = [
     (ch10.check_hvp, lambda f, x, v: 2 * hvp_by_hand(f, x, v), "ch10.hvp.name"),
     (ch10.check_hvp, lambda f, x, v: hvp_by_hand(f, x, ag.ones_like(v)), "ch10.hvp.no_vector"),
     (ch10.check_hvp, lambda f, x, v: hvp_by_hand(f, x, v, detach=True), "ch10.hvp.detached"),
+    (ch10.check_hvp, lambda f, x, v: hvp_by_hand(f, x.detach(), v), "ch10.hvp.x_no_grad"),
+    (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x.detach()),
+     "ch10.gp.x_no_grad"),
     (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x).item(), "ch10.gp.type"),
     (ch10.check_gradient_penalty, lambda c, x: gradient_penalty(c, x, mean=False),
      "ch10.gp.shape"),

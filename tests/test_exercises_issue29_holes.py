@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from exercise_helpers import assert_correct, assert_hint
+from exercise_helpers import assert_correct, assert_hint, verdict_of
 
 import autograd_course as ag
 from autograd_course.autograd import Function
@@ -38,8 +38,14 @@ def test_ex_1_1_a_forward_difference_is_not_a_central_one(capsys):
 
 
 def test_ex_1_1_the_analytic_10_is_not_a_measurement(capsys):
-    assert_hint(capsys, ch01.check_slope, 10.0, "*measure* it")
-    assert_hint(capsys, ch01.check_slope, ag.tensor(10.0), "*measure* it")
+    """A typed 10 is a whole number; a difference quotient (``/``) never is. The float 10.0
+    is what a central difference with h = 2**-20 gives too (issue 43): it passes, with a
+    remark that typing the derivative is not measuring it."""
+    assert_hint(capsys, ch01.check_slope, 10, "*measure* it")
+    assert_hint(capsys, ch01.check_slope, ag.tensor(10), "*measure* it")
+    for slope in (10.0, ag.tensor(10.0)):
+        verdict, line = verdict_of(capsys, ch01.check_slope, slope)
+        assert verdict and "is not measuring" in line, line
 
 
 def test_ex_1_1_two_numbers_are_not_one_slope(capsys):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dis
 import functools
+import os
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -108,8 +109,10 @@ def checker(fn: Callable[..., Any]) -> Callable[..., Verdict]:
             return not_attempted()
         except Mismatch as e:
             return not_quite(_safe_str(e))
-        except NotImplementedError:
-            return not_attempted()
+        except NotImplementedError as e:
+            if is_placeholder_error(e):
+                return not_attempted()
+            return not_quite(describe_exception(e))
         except KeyboardInterrupt:
             raise
         except BaseException as e:
@@ -148,6 +151,26 @@ def describe_exception(e: BaseException) -> str:
 def is_placeholder(value: Any) -> bool:
     """True for what an untouched exercise cell leaves behind: ``...`` or ``None``."""
     return value is Ellipsis or value is None
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+
+
+def is_placeholder_error(e: BaseException) -> bool:
+    """True for the placeholder's own error: a bare ``raise NotImplementedError`` in the learner's
+    code. One with a message, or one the package raised (an operation it lacks, a Module without
+    ``forward``), is an error of the learner's code, not a blank cell."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = tb.tb_frame.f_code.co_filename if tb is not None else ""
+    return isinstance(e, NotImplementedError) and not e.args and not where.startswith(_PACKAGE)
+
+
+def not_attempted_or_error(e: BaseException) -> Exception:
+    """What to raise for a NotImplementedError from the learner's code: NotAttempted for the
+    placeholder's own, else a Mismatch that names the error."""
+    return NotAttempted() if is_placeholder_error(e) else Mismatch(describe_exception(e))
 
 
 def require_attempt(value: Any) -> Any:
@@ -197,7 +220,7 @@ def call_learner(fn: Callable[..., Any], *args: Any, allow_none: bool = False,
     try:
         result = fn(*args, **kwargs)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     if result is Ellipsis:
         raise NotAttempted
     if result is None and not allow_none:
@@ -226,14 +249,14 @@ def learner_grads(function_cls: Any, inputs: list, grad_output: Any,
     try:
         out = function_cls.apply(*inputs)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     if out is None or out is Ellipsis:
         raise NotAttempted
     try:
         return grad(out, inputs if wrt is None else wrt, copy_tensor(grad_output),
                     allow_unused=True)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     except TypeError as e:
         if "ellipsis" in str(e):
             raise NotAttempted from e
@@ -329,14 +352,14 @@ def check_function_gradcheck(function_cls: Any, inputs: list, name: str | None =
     try:
         out = apply(*inputs)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     if out is Ellipsis or out is None:
         raise NotAttempted
     _probe_backward(out, inputs)
     try:
         analytical = analytical_jacobian(apply, inputs)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     except TypeError as e:
         if "ellipsis" in str(e):  # backward returned ... (the placeholder)
             raise NotAttempted from e
@@ -365,7 +388,7 @@ def _probe_backward(out: Any, inputs: list) -> None:
     try:
         grads = grad(outs, wrt, seeds, retain_graph=True, allow_unused=True)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     except RuntimeError as e:
         if "ellipsis" in str(e):
             raise NotAttempted from e

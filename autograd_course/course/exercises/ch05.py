@@ -15,6 +15,7 @@ from ._common import (
     call_learner,
     checker,
     compare_tensors,
+    not_attempted_or_error,
     random_inputs,
     require_attempt,
     to_numpy,
@@ -100,7 +101,7 @@ def check_freeze_all_but_last(freeze_all_but_last: Callable[[list], Any]) -> Non
     try:
         freeze_all_but_last(layers)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     same = len(layers) == len(originals) and all(
         len(layer) == len(orig) and all(p is q for p, q in zip(layer, orig))
         for layer, orig in zip(layers, originals))

@@ -16,6 +16,7 @@ from ._common import (
     checker,
     compare_tensors,
     learner_grads,
+    not_attempted_or_error,
     random_inputs,
     require_function,
     to_numpy,
@@ -108,7 +109,7 @@ def check_softplus(function_cls: Any) -> None:
     try:
         out = function_cls.apply(x)
     except NotImplementedError as e:
-        raise NotAttempted from e
+        raise not_attempted_or_error(e) from e
     if out is None or out is Ellipsis:
         raise NotAttempted
     xn = to_numpy(x)

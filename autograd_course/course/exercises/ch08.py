@@ -1,18 +1,20 @@
 """Chapter 8 exercises: pick the device, and a training step that works on any device.
 
 Both checkers work without a GPU. ``check_pick_device`` asks the learner's function twice, once
-with ``ag.cuda.is_available()`` answering True and once False. ``check_train_step`` puts the
-model on the best device there is (the CPU here) and hands over a batch on the CPU, as a
-``DataLoader`` does; on the CPU it watches ``Tensor.to`` to see the batch being moved.
+with ``ag.cuda`` and ``ag.accelerator`` saying that a GPU is there and once that none is.
+``check_train_step`` puts the model on the best device there is (the CPU here) and hands over a
+batch on the CPU, as a ``DataLoader`` does; on the CPU it watches ``Tensor.to`` to see the batch
+being moved.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from ... import cuda, manual_seed, nn, randn
+from ... import accelerator, cuda, manual_seed, nn, randn
 from ...nn.functional import mse_loss
 from ...optim import SGD
 from ...random import get_rng_state, set_rng_state
@@ -37,19 +39,34 @@ def _device_type(value: Any) -> str | None:
     return text.split(":")[0] if text.split(":")[0] in ("cuda", "cpu") else None
 
 
+@contextmanager
+def _pretend_gpu(available: bool) -> Iterator[None]:
+    """Make every question about the GPU answer as if one were there (or none): ag.cuda's and
+    ag.accelerator's ``is_available`` and ``device_count``, and ``current_accelerator``, which
+    asks ``accelerator.is_available``."""
+    replacements = [(module, name, answer) for module in (cuda, accelerator)
+                    for name, answer in (("is_available", available),
+                                         ("device_count", int(available)))]
+    originals = [(module, name, getattr(module, name)) for module, name, _ in replacements]
+    try:
+        for module, name, answer in replacements:
+            setattr(module, name, lambda answer=answer: answer)
+        yield
+    finally:
+        for module, name, original in originals:
+            setattr(module, name, original)
+
+
 @checker
 def check_pick_device(pick_device: Callable[[], Any]) -> None:
-    """Exercise 8.1: ``pick_device()`` is "cuda" when ``ag.cuda.is_available()``, else "cpu"."""
+    """Exercise 8.1: ``pick_device()`` is "cuda" when a GPU is usable, else "cpu" (however it
+    asks: ``ag.cuda.is_available()``, ``ag.cuda.device_count()``, ``ag.accelerator``...)."""
     if is_placeholder(pick_device):
         raise NotAttempted
-    original = cuda.is_available
     answers = {}
-    try:
-        for available in (True, False):
-            cuda.is_available = lambda available=available: available
+    for available in (True, False):
+        with _pretend_gpu(available):
             answers[available] = call_learner(pick_device)
-    finally:
-        cuda.is_available = original
     kinds = {available: _device_type(answer) for available, answer in answers.items()}
     for available, kind in kinds.items():
         if kind is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from ._common import (
     call_learner,
     checker,
     has_placeholder_body,
+    not_attempted_or_error,
     random_inputs,
     require_attempt,
     returned_none,
@@ -96,6 +98,39 @@ def check_value_exp(value_cls: Any) -> None:
     ``*`` and ``.backward()``.
     """
     require_attempt(value_cls)
+    try:
+        with _exp_taken_away(value_cls):
+            _check_exp(value_cls)
+    except _TakenAway as e:
+        raise Mismatch(msg("ch09.exp.taken_away")) from e
+
+
+class _TakenAway(BaseException):
+    """Raised by the ``exp`` of the class the learner's inherits from, while it is taken away
+    (a BaseException, so that the learner's ``except Exception`` does not swallow it)."""
+
+
+def _refuse(*args: Any, **kwargs: Any) -> Any:
+    raise _TakenAway
+
+
+@contextmanager
+def _exp_taken_away(value_cls: Any) -> Iterator[None]:
+    """Take ``exp`` away from the classes ``value_cls`` inherits from (the chapter's ``Value``
+    has one): an ``exp`` that calls ``super().exp()`` or ``Value.exp`` raises _TakenAway."""
+    bases = [c for c in getattr(value_cls, "__mro__", ())[1:] if "exp" in vars(c)]
+    originals = [vars(c)["exp"] for c in bases]
+    try:
+        for c in bases:
+            c.exp = _refuse
+        yield
+    finally:
+        for c, original in zip(bases, originals):
+            c.exp = original
+
+
+def _check_exp(value_cls: Any) -> None:
+    """Exercise 9.2's checks, on a class whose bases have no ``exp`` now."""
     for _ in range(3):
         x0 = random.uniform(-1.5, 1.5)
         v = value_cls(x0)
@@ -121,6 +156,14 @@ def check_value_exp(value_cls: Any) -> None:
             if _close(v.grad, ex + x0 + 1) or _close(v.grad, x0 + 1):
                 raise Mismatch(msg("ch09.exp.no_local"))
             raise Mismatch(msg("ch09.exp.wrong", got=v.grad, x0=x0, want=expected))
+    # exp of a value that is not a leaf: backward() reaches x only through exp's children
+    x0 = random.uniform(-1.0, 1.0)
+    v = value_cls(x0)
+    out = _exp_of(value_cls, _exp_of(value_cls, v))
+    out.backward()
+    want = math.exp(math.exp(x0)) * math.exp(x0)
+    if not _close(v.grad, want):
+        raise Mismatch(msg("ch09.exp.no_child", got=v.grad, want=want))
 
 
 def _exp_of(value_cls: Any, v: Any) -> Any:
@@ -128,7 +171,7 @@ def _exp_of(value_cls: Any, v: Any) -> Any:
     try:
         e = v.exp()
     except NotImplementedError as err:
-        raise NotAttempted from err
+        raise not_attempted_or_error(err) from err
     if e is Ellipsis:
         raise NotAttempted
     if e is None:
@@ -276,6 +319,8 @@ def check_run_backward(run_backward: Callable[[Any, Any], Any]) -> Any:
             if leaf.grad.requires_grad:
                 raise Mismatch(msg("ch09.loop.recorded"))
             got = to_numpy(leaf.grad)
+            if got.ndim < len(g.shape):  # one element of a gradient delivered as a whole one
+                raise Mismatch(msg("ch09.loop.tuple", k=k, got=got.shape, want=tuple(g.shape)))
             if got.shape != tuple(g.shape) or not np.allclose(got, to_numpy(g)):
                 if got.shape == tuple(g.shape) and np.allclose(got, to_numpy(g1)):
                     raise Mismatch(msg("ch09.loop.start"))

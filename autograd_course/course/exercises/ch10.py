@@ -48,6 +48,9 @@ def check_clamp_prehook(attach: Callable[[Any], Any]) -> None:
     gradient reaching it to [-1, 1] and returns the handle."""
     _require_body(attach)
     x, w, y, loss = _clamp_case()
+    arrived: list = []  # the gradients that reach the node, and a copy of their values
+    watch = y.grad_fn.register_prehook(
+        lambda grads: arrived.extend((g, to_numpy(g).copy()) for g in grads if g is not None))
     handle = call_learner(attach, y.grad_fn, allow_none=True)
     try:
         loss.backward(retain_graph=True)
@@ -55,6 +58,10 @@ def check_clamp_prehook(attach: Callable[[Any], Any]) -> None:
         if "expected tuple" in str(e):
             raise Mismatch(msg("ch10.clamp.tuple")) from e
         raise
+    finally:
+        watch.remove()
+    if any(not np.array_equal(to_numpy(g), values) for g, values in arrived):
+        raise Mismatch(msg("ch03.hook.in_place"))  # one rule for hooks, as in exercise 3.3
     upstream = 6 * y.detach()
     want = upstream.clamp(-1, 1) * w.detach()
     if x.grad is None:
@@ -98,19 +105,39 @@ def _reference_saved(fn: Callable[..., Any], inputs: tuple) -> tuple[int, int, i
     return sum(b for b, _ in seen), len(seen), sum(n for _, n in seen)
 
 
+def _keeping(fn: Callable[..., Any], outputs: list) -> Callable[..., Any]:
+    """``fn``, which also appends each result to ``outputs``."""
+    def kept(*args: Any) -> Any:
+        outputs.append(fn(*args))
+        return outputs[-1]
+    return kept
+
+
+def _backward_after(outputs: list, inputs: tuple) -> None:
+    """Run backward through what the learner's forward saved (under their hooks): a pack
+    hook that returned None leaves nothing for unpack to give back."""
+    for out in outputs:
+        try:
+            grad(out, list(inputs), allow_unused=True)
+        except (TypeError, RuntimeError) as e:
+            raise Mismatch(msg("ch10.bytes.pack_none", error=f"{type(e).__name__}: {e}")) from e
+
+
 @checker
 def check_saved_bytes(saved_bytes: Callable[..., Any]) -> None:
     """Exercise 10.2: ``saved_bytes(fn, *inputs)`` is the number of bytes the forward of
     ``fn(*inputs)`` keeps for backward (every saved tensor, element size times elements)."""
     _require_body(saved_bytes)
     for fn, inputs in _byte_cases():
-        got = call_learner(saved_bytes, fn, *inputs, allow_none=True)
+        outputs: list = []
+        got = call_learner(saved_bytes, _keeping(fn, outputs), *inputs, allow_none=True)
         want, count, elements = _reference_saved(fn, inputs)
         if got is None:
             raise Mismatch(msg("ch10.bytes.none"))
         if isinstance(got, bool) or not isinstance(got, (int, np.integer)):
             raise Mismatch(msg("ch10.bytes.type", type=type(got).__name__))
         if got == want:
+            _backward_after(outputs, inputs)
             continue
         if want and got == 0:
             raise Mismatch(msg("ch10.bytes.zero"))
@@ -189,8 +216,8 @@ def check_checkpoint_blocks(run_blocks: Callable[[list, Any], Any]) -> None:
     for got, want in zip([p.grad for p in params] + [x.grad], plain_grads):
         compare_tensors(got, want, msg("ch10.ckpt.gradient"))
     if forward_calls != len(blocks) or calls[0] != 2 * len(blocks):
-        raise Mismatch(msg("ch10.ckpt.calls", forward=forward_calls, total=calls[0],
-                           blocks=len(blocks)))
+        raise Mismatch(msg("ch10.ckpt.calls", forward=forward_calls,
+                           backward=calls[0] - forward_calls, blocks=len(blocks)))
     if saved != 5 * 6 * 4 * len(blocks):
         raise Mismatch(msg("ch10.ckpt.some", saved=saved, want=5 * 6 * 4 * len(blocks)))
 
@@ -270,6 +297,8 @@ def check_hvp(hvp_by_hand: Callable[[Callable, Any, Any], Any]) -> None:
         except RuntimeError as e:
             if "does not require grad" in str(e):
                 key = "ch10.hvp.detached" if any(recording) else "ch10.hvp.create_graph"
+                if not recording:  # no backward ran through f(x): x did not require grad
+                    key = "ch10.hvp.x_no_grad"
                 raise Mismatch(msg(key)) from e
             raise
         _, want = functional.hvp(f, x.detach(), v)
@@ -321,7 +350,12 @@ def check_gradient_penalty(gradient_penalty: Callable[[Any, Any], Any]) -> None:
         want, g = _reference_penalty(critic, x)
         want_grads = grad(want, params, allow_unused=True)  # the last bias: None
         critic.recording.clear()
-        got = call_learner(gradient_penalty, critic, x.detach().requires_grad_())
+        try:
+            got = call_learner(gradient_penalty, critic, x.detach().requires_grad_())
+        except RuntimeError as e:
+            if "differentiated Tensors does not require grad" in str(e):
+                raise Mismatch(msg("ch10.gp.x_no_grad")) from e
+            raise
         if not isinstance(got, Tensor):
             raise Mismatch(msg("ch10.gp.type", type=type(got).__name__))
         if got.numel() != 1:

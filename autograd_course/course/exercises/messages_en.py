@@ -73,6 +73,9 @@ MESSAGES: dict[str, str] = {
     "ch01.slope.not_one_number": "give one number, the slope at x = 2 (you gave {size} values)",
     "ch01.slope.exact": "that is the exact derivative 3x² - 2 at 2; the exercise asks you to "
                        "*measure* it: (f(2 + h) - f(2 - h)) / (2 * h) with a small h",
+    "ch01.slope.exact_note": "exactly 10.0: with this h the rounding of f's values swallowed the "
+                             "central difference's tiny error h²; fine if you measured it with "
+                             "f, but typing 3·2² - 2 is not measuring",
     "ch01.slope.one_sided": "that looks like a one-sided difference (f(2 + h) - f(2)) / h: "
                            "use the central one, (f(2 + h) - f(2 - h)) / (2 * h), whose "
                            "error shrinks like h² instead of h",
@@ -130,6 +133,12 @@ MESSAGES: dict[str, str] = {
                                       "twice, and the second `other.grad = out.grad` overwrote "
                                       "the first. Accumulate: `self.grad += ...` and "
                                       "`other.grad += ...`",
+    "ch01.accumulate.same_value": "{expr} with a.grad starting at 0.5 gave a.grad = {a_grad:g}, "
+                                  "expected {want:g}: self and other are the same Value here, "
+                                  "and the tuple assignment `self.grad, other.grad = self.grad + "
+                                  "..., other.grad + ...` computes both sums from the old a.grad, "
+                                  "so the second assignment overwrites the first; write two "
+                                  "separate `+=` lines",
     "ch01.accumulate.add_wrong": "a.grad is {a_grad:g} after b = a + a; expected 2",
     "ch01.accumulate.mul_overwrites": "__add__ is fixed, but a * a gives a.grad = 3 instead of "
                                       "2a = 6: use `+=` in __mul__'s _backward too",
@@ -173,16 +182,24 @@ MESSAGES: dict[str, str] = {
                               "size-1 dimensions (sum with keepdim=True, or reshape)",
     "ch02.unbroadcast.mean": "{case}: you averaged; the input was used {lost} times, once per "
                              "broadcast copy, and each use adds its gradient: sum, do not mean",
+    "ch02.unbroadcast.shifted": "{case}, with two dimensions stretched from size 1: {problem}. "
+                                "After grad.sum(i) without keepdim=True dimension i is gone and "
+                                "every later one has moved one place left, so the next index "
+                                "you sum is off by one: sum with keepdim=True, or all the "
+                                "dimensions at once, or from the last to the first",
     "ch02.unbroadcast.name": "your result for {case}",
     "ch02.value.no_method": "your Value has no {method} method",
     "ch02.value.twice": "x ** 3 + x.tanh() uses x twice, and x.grad kept only one of the two "
                         "contributions: accumulate with `self.grad += ...`",
-    "ch02.pow.forward": "x ** 3 at x = {x0} gave {got:.6g}, expected {want:.6g}",
+    "ch02.pow.forward": "x ** {k} at x = {x0} gave {got:.6g}, expected {want:.6g}",
     "ch02.pow.no_out_grad": "__pow__: multiply k * x**(k-1) by out.grad (the chain rule)",
     "ch02.pow.exponent": "__pow__: the derivative of x**k is k * x**(k-1): the exponent drops "
                          "by one",
-    "ch02.pow.wrong": "__pow__: x.grad is {got:.6g} for x**3 at x = {x0}, out.grad = 1.5; "
+    "ch02.pow.wrong": "__pow__: x.grad is {got:.6g} for x**{k} at x = {x0}, out.grad = 1.5; "
                       "expected {want:.6g}",
+    "ch02.pow.fixed_power": "__pow__: x.grad is {got:.6g} for x**{k} at x = {x0}, out.grad = "
+                            "1.5, expected {want:.6g}: that is k * x**2, right only for k = 3; "
+                            "the derivative of x**k is k * x**(k-1), whose exponent follows k",
     "ch02.tanh.forward": "tanh() at x = {x0} gave {got:.6g}, expected {want:.6g} (math.tanh)",
     "ch02.tanh.no_out_grad": "tanh: multiply 1 - tanh(x)**2 by out.grad (the chain rule)",
     "ch02.tanh.not_x": "tanh: the derivative is 1 - tanh(x)**2, with tanh(x) = out.data, not "
@@ -191,6 +208,8 @@ MESSAGES: dict[str, str] = {
                        "{want:.6g}",
     "ch02.ops.missing": "{expr} raised TypeError: Python asks the Value on the right for "
                         "{method} when the number on the left does not know Value; define it",
+    "ch02.ops.number": "{expr}: {error}. other can be a plain number here, which has no .data "
+                       "and no _backward: make it a Value first (other = self._lift(other))",
     "ch02.ops.swapped": "{expr} computed the operands the other way round: {method} is called "
                         "with self = a and other = 2, for 2 - a or 2 / a: other comes first",
     "ch02.ops.forward": "{expr} at a = 3, b = -2 gave data {got:.6g}, expected {want:.6g}",
@@ -211,6 +230,11 @@ MESSAGES: dict[str, str] = {
     "ch02.loss.ignores_labels": "the gradient is the same whatever the labels (as for "
                                 "(prediction - labels).sum(), whose gradient is 1 everywhere): "
                                 "a loss must say which way each prediction should move",
+    "ch02.loss.even": "your gradient stays the same when every error changes sign: a "
+                      "prediction above its label is pushed the same way as one below it. A "
+                      "loss must be smallest at the label and grow on both sides, as "
+                      "(prediction - labels) ** 2 does; an odd power such as ** 3 keeps "
+                      "falling below the label",
     "ch02.loss.sign": "a step against your gradient moves every prediction *away* from its "
                       "label: gradient descent minimises, so the loss must grow with the "
                       "distance",
@@ -225,6 +249,12 @@ MESSAGES: dict[str, str] = {
     "ch03.graph.diamond": "diamond (x used twice)",
     "ch03.graph.constants": "layer with constant data",
     "ch03.graph.deep": "3000-step chain",
+    "ch03.graph.doubling": "y = y + y, 20 times",
+    "ch03.leaves.revisits": "{graph}: your walk expanded the same nodes again and again (more "
+                            "than {limit} visits for {nodes} nodes): a node reached along "
+                            "several paths was expanded once per path, and the paths double "
+                            "with every y + y. Keep a set of the nodes already visited, and "
+                            "skip them",
     "ch03.leaves.twice": "you returned the same leaf more than once: remember which nodes you "
                          "visited",
     "ch03.leaves.not_a_leaf": "you returned a tensor that is not a leaf requiring grad",
@@ -241,8 +271,9 @@ MESSAGES: dict[str, str] = {
                          "doublings (one MulBackward0 each)",
     "ch03.loop.too_many": "too many nodes: the loop keeps doubling while y.sum() < 100; count "
                           "the doublings (one MulBackward0 each)",
-    "ch03.hook.in_place": "your hook changed grad in place; PyTorch's docs say a hook must not "
-                         "modify its argument: return a new tensor, grad.clamp(-1, 1)",
+    "ch03.hook.in_place": "your hook changed its argument in place (clamp_ and the other "
+                          "methods ending in _ do); PyTorch's docs say a hook must not modify "
+                          "its argument: return new tensors, such as grad.clamp(-1, 1)",
     "ch03.hook.unchanged": "the gradient came through unchanged: a hook must *return* the new "
                            "gradient (returning None keeps the old one)",
     "ch03.hook.one_way": "clip both ways: negative gradients below -1 become -1 "
@@ -258,6 +289,12 @@ MESSAGES: dict[str, str] = {
                            "{want_x:.6g}, {want_y:.6g}: every _backward must run once, and only "
                            "after all the values that use its output have run theirs (reverse "
                            "topological order)",
+    "ch03.backward.duplicate_edge": "for out = h.tanh() + h * h with h = 2x, x.grad is "
+                                    "{got:.6g}, expected {want:.6g}: h * h lists h twice in "
+                                    "its _prev, which is two edges into h. Count and release "
+                                    "one edge per entry of v._prev, not one per distinct value "
+                                    "(set(v._prev)), or h runs its _backward before all its "
+                                    "gradient has arrived (or never)",
     "ch03.backward.recursion": "a 3000-step chain raised RecursionError: build the order "
                                "without recursion — a depth-first walk with an explicit stack "
                                "that appends a value only after all its inputs (post-order), "
@@ -276,8 +313,8 @@ MESSAGES: dict[str, str] = {
     "ch03.step.lr": "the parameters moved by the whole gradient: multiply it by lr",
     "ch03.step.wrong": "the parameters did not move by -lr * grad of mse(model, xs, ys): zero "
                        "the grads, compute the loss, call loss.backward(), then update",
-    "ch03.step.loss": "return the loss Value of this step, computed before the update "
-                      "(expected data {want:.6g})",
+    "ch03.step.loss": "return the loss of this step (the Value, or its number loss.data), "
+                      "computed before the update (expected data {want:.6g})",
     # --- chapter 4 --------------------------------------------------------------------------------
     "ch04.your_gradient": "your gradient",
     "ch04.mse.your_gradient_is": "your gradient is {hint}",

@@ -138,6 +138,14 @@ MESSAGES: dict[str, str] = {
                              "_backward inside exp() and attach it with "
                              "`out._backward = _backward` before returning out (a function "
                              "that is only defined never runs)",
+    "ch09.exp.taken_away": "your exp() calls the exp() of the class it inherits from "
+                           "(super().exp() or Value.exp), the one taken away: write it "
+                           "yourself, a result MyValue(math.exp(self.data), (self,)) with its "
+                           "own _backward",
+    "ch09.exp.no_child": "for out = x.exp().exp(), backward() left x.grad at {got:.6g}, expected "
+                         "{want:.6g}: exp's result must list self among its children "
+                         "(MyValue(..., (self,))), or backward() never reaches self and stops "
+                         "there",
     "ch09.exp.overwrites": "the gradient of a value used twice must be added up: use "
                            "`self.grad += ...` in your _backward, not `=`",
     "ch09.exp.no_local": "your _backward forgot the local derivative: d/dx e^x = e^x, so "
@@ -165,6 +173,10 @@ MESSAGES: dict[str, str] = {
                        "root's buffer with the grad you were given",
     "ch09.loop.sum": "leaf {k}'s .grad is {got}, the engine's {want}: where several gradients "
                      "reach one node, add them in its buffer (an overwritten one is lost)",
+    "ch09.loop.tuple": "leaf {k}'s .grad has shape {got}, the leaf {want}: a node with one "
+                       "input returns one tensor, not a tuple, and zip(node.next_functions, "
+                       "grads) over a tensor walks its elements; wrap it first, "
+                       "grads = (grads,)",
     "ch09.loop.same_order": "in the very order the engine runs them",
     "ch09.loop.other_order": "a valid order; the engine's differs: among the ready nodes it runs "
                              "the newest first",
@@ -183,13 +195,20 @@ MESSAGES: dict[str, str] = {
     "ch10.bytes.zero": "0 bytes: run fn(*inputs) inside saved_tensors_hooks and add up in pack",
     "ch10.bytes.count": "that is the number of saved tensors; add t.numel() * t.element_size()",
     "ch10.bytes.elements": "that is the number of elements; times element_size() (4 or 8 bytes)",
+    "ch10.bytes.pack_none": "the bytes add up, but backward fails after your forward ({error}): "
+                            "pack's return value is what backward gets back through unpack, so "
+                            "pack must return the tensor (return t)",
     "ch10.bytes.wrong": "you counted {got} bytes, the forward saves {want}",
     "ch10.ckpt.reentrant": "pass use_reentrant=False to checkpoint (not the reentrant variant)",
     "ch10.ckpt.nothing": "as much was saved as without checkpointing: wrap each block call in "
                          "checkpoint(block, h, use_reentrant=False)",
     "ch10.ckpt.output": "the output of your run",
     "ch10.ckpt.gradient": "a gradient after your checkpointed run",
-    "ch10.ckpt.calls": "blocks ran {forward}x forward, {total}x in all; want {blocks}x, then 2x",
+    "ch10.ckpt.calls": "the blocks ran {forward} times in the forward pass and {backward} times "
+                       "during backward; expected {blocks} times in the forward pass and "
+                       "{blocks} times during backward: a checkpointed block runs once more in "
+                       "backward, to recompute what it did not keep, so every one of the "
+                       "{blocks} blocks must be called through checkpoint, once",
     "ch10.ckpt.some": "{saved} bytes of activations kept, expected {want}: checkpoint every block",
     "ch10.nan.none": "nan_source returned None: catch anomaly mode's RuntimeError, return the name",
     "ch10.nan.type": "nan_source should return the node's name as a string, got {type}",
@@ -197,6 +216,10 @@ MESSAGES: dict[str, str] = {
     "ch10.nan.root": "{got} is the loss's own node; run backward under detect_anomaly",
     "ch10.nan.wrong": "you returned {got!r}; the node whose backward made the NaN is {want}",
     "ch10.hvp.create_graph": "pass create_graph=True to the first autograd.grad",
+    "ch10.hvp.x_no_grad": "the x you differentiate with respect to does not require grad, so "
+                          "f(x) has no graph (a .detach(), or a new tensor made from x's "
+                          "values): differentiate f(x) with respect to the x you were given, "
+                          "or a copy made with x.detach().requires_grad_()",
     "ch10.hvp.detached": "the first gradient was taken with create_graph=True, but a .detach() "
                          "(or .data) cut it off its graph before the second autograd.grad",
     "ch10.hvp.pair": "return only H v, not a pair (functional.hvp returns (f(x), H v))",
@@ -213,6 +236,10 @@ MESSAGES: dict[str, str] = {
     "ch10.gp.create_graph": "the value is right but the penalty has no graph: the gradient "
                             "was taken without create_graph=True, so the parameters cannot be "
                             "trained through it",
+    "ch10.gp.x_no_grad": "the x you differentiate with respect to does not require grad, so "
+                         "critic(x) has no graph leading to it (a .detach(), or a new tensor "
+                         "made from x's values): take the gradient with respect to the x you "
+                         "were given, or a copy made with x.detach().requires_grad_()",
     "ch10.gp.detached": "the value is right but the penalty has no graph, although "
                         "create_graph=True recorded one: a .detach() (or .data) cut it off",
     "ch10.gp.name": "the parameters' gradient of your penalty",

@@ -70,6 +70,8 @@ MESSAGES: dict[str, str] = {
     "ch01.slope.not_one_number": "请给出一个数，即 x = 2 处的斜率（你给了 {size} 个值）",
     "ch01.slope.exact": "这是精确的导数 3x² - 2 在 2 处的值；练习要求你去“测量”它："
                        "(f(2 + h) - f(2 - h)) / (2 * h)，h 取一个小数",
+    "ch01.slope.exact_note": "恰好是 10.0：用这个 h 时，f 的值的舍入误差吞掉了中心差分那一点点误差 "
+                             "h²；如果你是用 f 测量出来的，没有问题，但直接写 3·2² - 2 不算测量",
     "ch01.slope.one_sided": "这看起来是单侧差分 (f(2 + h) - f(2)) / h：请用中心差分 "
                            "(f(2 + h) - f(2 - h)) / (2 * h)，它的误差像 h² 而不是 h 那样缩小",
     "ch01.slope.not_a_number": "斜率应该是一个数",
@@ -124,6 +126,11 @@ MESSAGES: dict[str, str] = {
                                       "第二次的 `other.grad = out.grad` 覆盖了第一次的结果。"
                                       "要累加（梯度累积）：`self.grad += ...` 和 "
                                       "`other.grad += ...`",
+    "ch01.accumulate.same_value": "a.grad 从 0.5 开始时，{expr} 得到 a.grad = {a_grad:g}，应为 "
+                                  "{want:g}：这里 self 和 other 是同一个 Value，元组赋值 "
+                                  "`self.grad, other.grad = self.grad + ..., other.grad + ...` "
+                                  "两个和都是用旧的 a.grad 算的，第二次赋值覆盖了第一次；请写成"
+                                  "两行各自的 `+=`",
     "ch01.accumulate.add_wrong": "b = a + a 之后 a.grad 是 {a_grad:g}；应为 2",
     "ch01.accumulate.mul_overwrites": "__add__ 已经修好了，但 a * a 给出的 a.grad 是 3，而不是 "
                                       "2a = 6：__mul__ 的 _backward 里也要用 `+=`",
@@ -160,15 +167,22 @@ MESSAGES: dict[str, str] = {
                               "用 keepdim=True，或者 reshape）",
     "ch02.unbroadcast.mean": "{case}：你求的是平均；这个输入被广播后用了 {lost} 次，每个广播"
                              "副本用一次，每次使用都贡献一份梯度：应当求和，而不是取平均",
+    "ch02.unbroadcast.shifted": "{case}，其中有两个维度是从大小 1 扩展出来的：{problem}。"
+                                "grad.sum(i) 不加 keepdim=True 时，第 i 维就没了，它后面的每一维"
+                                "都往前挪了一位，所以你接下来求和的下标差了一位：求和时用 "
+                                "keepdim=True，或者一次对所有这些维度求和，或者从最后一维往前求和",
     "ch02.unbroadcast.name": "你的结果（{case}）",
     "ch02.value.no_method": "你的 Value 没有 {method} 方法",
     "ch02.value.twice": "x ** 3 + x.tanh() 用了 x 两次，而 x.grad 只保留了其中一份贡献："
                         "用 `self.grad += ...` 累加",
-    "ch02.pow.forward": "x = {x0} 时 x ** 3 得到 {got:.6g}，应为 {want:.6g}",
+    "ch02.pow.forward": "x = {x0} 时 x ** {k} 得到 {got:.6g}，应为 {want:.6g}",
     "ch02.pow.no_out_grad": "__pow__：要把 k * x**(k-1) 乘以 out.grad（链式法则）",
     "ch02.pow.exponent": "__pow__：x**k 的导数是 k * x**(k-1)：指数要减一",
-    "ch02.pow.wrong": "__pow__：x = {x0}、out.grad = 1.5 时 x**3 给出的 x.grad 是 {got:.6g}；"
+    "ch02.pow.wrong": "__pow__：x = {x0}、out.grad = 1.5 时 x**{k} 给出的 x.grad 是 {got:.6g}；"
                       "应为 {want:.6g}",
+    "ch02.pow.fixed_power": "__pow__：x = {x0}、out.grad = 1.5 时 x**{k} 给出的 x.grad 是 "
+                            "{got:.6g}，应为 {want:.6g}：你算的是 k * x**2，只有 k = 3 时才对；"
+                            "x**k 的导数是 k * x**(k-1)，指数随 k 变化",
     "ch02.tanh.forward": "x = {x0} 时 tanh() 得到 {got:.6g}，应为 {want:.6g}（math.tanh）",
     "ch02.tanh.no_out_grad": "tanh：要把 1 - tanh(x)**2 乘以 out.grad（链式法则）",
     "ch02.tanh.not_x": "tanh：导数是 1 - tanh(x)**2，其中 tanh(x) = out.data，而不是 1 - x**2",
@@ -176,6 +190,8 @@ MESSAGES: dict[str, str] = {
                        "{want:.6g}",
     "ch02.ops.missing": "{expr} 抛出了 TypeError：左边的数不认识 Value 时，Python 会调用右边那个 "
                         "Value 的 {method}；请定义它",
+    "ch02.ops.number": "{expr}：{error}。这里的 other 可以是一个普通的数，它没有 .data，也没有 "
+                       "_backward：先把它变成 Value（other = self._lift(other)）",
     "ch02.ops.swapped": "{expr} 把两个操作数算反了：对于 2 - a 或 2 / a，调用 {method} 时 "
                         "self = a、other = 2，other 在前",
     "ch02.ops.forward": "{expr} 在 a = 3、b = -2 时得到的 data 是 {got:.6g}，应为 {want:.6g}",
@@ -191,6 +207,9 @@ MESSAGES: dict[str, str] = {
                            "请用 prediction - labels 的一个光滑函数",
     "ch02.loss.ignores_labels": "无论标签是什么，梯度都一样（就像 (prediction - labels).sum()，"
                                 "它的梯度处处为 1）：损失必须指明每个预测该往哪边移动",
+    "ch02.loss.even": "每个误差都变号时，你的梯度却不变：高于标签的预测和低于标签的预测被推向同一"
+                      "个方向。损失应当在标签处最小、向两侧增大，就像 (prediction - labels) ** 2 "
+                      "那样；** 3 这样的奇数次幂在标签下方会一直减小",
     "ch02.loss.sign": "沿你的梯度的反方向走一步，每个预测都“远离”了它的标签：梯度下降求的是最小"
                       "值，所以损失应当随距离增大而增大",
     "ch02.loss.direction": "沿你的梯度的反方向走一步，有些预测远离了它的标签：每个预测的梯度应当"
@@ -203,6 +222,11 @@ MESSAGES: dict[str, str] = {
     "ch03.graph.diamond": "菱形图（x 被用了两次）",
     "ch03.graph.constants": "带常量数据的一层",
     "ch03.graph.deep": "3000 步的长链",
+    "ch03.graph.doubling": "y = y + y，重复 20 次",
+    "ch03.leaves.revisits": "{graph}：你的遍历一遍又一遍地展开同样的节点（{nodes} 个节点访问了 "
+                            "{limit} 次以上）：从几条路径都能到达的节点，每条路径都展开一次，"
+                            "而每个 y + y 都让路径数翻倍。用一个集合记住已经访问过的节点，"
+                            "遇到就跳过",
     "ch03.leaves.twice": "同一个叶子节点你返回了不止一次：要记住哪些节点已经访问过",
     "ch03.leaves.not_a_leaf": "你返回了一个不是“需要梯度的叶子节点”的张量",
     "ch03.leaves.missed": "你漏掉了 {n} 个叶子节点：要沿着 next_functions 的每一项走下去，"
@@ -218,8 +242,9 @@ MESSAGES: dict[str, str] = {
                          "（每次一个 MulBackward0）",
     "ch03.loop.too_many": "节点数多了：只要 y.sum() < 100，循环就会继续翻倍；数一数翻倍了几次"
                           "（每次一个 MulBackward0）",
-    "ch03.hook.in_place": "你的钩子原地修改了 grad；PyTorch 文档规定钩子不得修改它的参数："
-                         "请返回一个新张量 grad.clamp(-1, 1)",
+    "ch03.hook.in_place": "你的钩子原地修改了它的参数（clamp_ 以及其他以 _ 结尾的方法都会这样）；"
+                          "PyTorch 文档规定钩子不得修改它的参数：请返回新的张量，例如 "
+                          "grad.clamp(-1, 1)",
     "ch03.hook.unchanged": "梯度原样通过了：钩子（hook）必须“返回”新的梯度（返回 None 表示保留"
                            "原梯度）",
     "ch03.hook.one_way": "两个方向都要截断：小于 -1 的负梯度要变成 -1（grad.clamp(-1, 1)）",
@@ -234,6 +259,11 @@ MESSAGES: dict[str, str] = {
     "ch03.backward.order": "x.grad、y.grad = {x_grad:.6g}、{y_grad:.6g}，应为 {want_x:.6g}、"
                            "{want_y:.6g}：每个 _backward 必须恰好执行一次，并且要等所有用到它"
                            "输出的值都执行完自己的 _backward 之后再执行（逆拓扑序）",
+    "ch03.backward.duplicate_edge": "对 h = 2x、out = h.tanh() + h * h，x.grad 是 {got:.6g}，"
+                                    "应为 {want:.6g}：h * h 的 _prev 里 h 出现了两次，这是指向 h "
+                                    "的两条边。计数和释放都要按 v._prev 的每一项算一条边，而不是"
+                                    "按不同的值（set(v._prev)）算，否则 h 会在它的梯度全部到达"
+                                    "之前执行 _backward（或者永远不执行）",
     "ch03.backward.recursion": "3000 步的长链抛出了 RecursionError：不用递归来构造执行顺序——"
                                "用显式的栈做深度优先遍历，一个值的所有输入都处理完之后才把它加入列表"
                                "（后序），最后把列表反过来",
@@ -247,8 +277,8 @@ MESSAGES: dict[str, str] = {
     "ch03.step.lr": "参数移动了整个梯度：请乘以 lr",
     "ch03.step.wrong": "参数没有按 mse(model, xs, ys) 的 -lr * 梯度移动：先把梯度清零，计算损失，"
                        "调用 loss.backward()，再更新",
-    "ch03.step.loss": "请返回这一步的损失（一个 Value），它是在更新之前算出的（data 应为 "
-                      "{want:.6g}）",
+    "ch03.step.loss": "请返回这一步的损失（那个 Value，或者它的数值 loss.data），它是在更新之前"
+                      "算出的（data 应为 {want:.6g}）",
     # --- 第 4 章 --------------------
     "ch04.your_gradient": "你的梯度",
     "ch04.mse.your_gradient_is": "你的梯度{hint}",

@@ -118,6 +118,12 @@ MESSAGES: dict[str, str] = {
                              "exp() 里定义 _backward，并在返回 out 之前用 "
                              "`out._backward = _backward` 把它挂上（只定义不挂上的函数永远"
                              "不会被执行）",
+    "ch09.exp.taken_away": "你的 exp() 调用了父类的 exp()（super().exp() 或 Value.exp），而那正是"
+                           "被拿走的那个：请自己写，结果是 MyValue(math.exp(self.data), (self,))，"
+                           "并带上它自己的 _backward",
+    "ch09.exp.no_child": "对 out = x.exp().exp()，backward() 之后 x.grad 是 {got:.6g}，应为 "
+                         "{want:.6g}：exp 的结果必须把 self 列为它的子节点"
+                         "（MyValue(..., (self,))），否则 backward() 走不到 self，在那里就停了",
     "ch09.exp.overwrites": "一个被用了两次的值，它的梯度必须累加：在 _backward 里用 "
                            "`self.grad += ...`，而不是 `=`",
     "ch09.exp.no_local": "你的 _backward 漏掉了局部导数：d/dx e^x = e^x，所以要把 out.grad "
@@ -144,6 +150,9 @@ MESSAGES: dict[str, str] = {
     "ch09.loop.start": "这些梯度对应的起始梯度是全 1：根节点的缓冲区应当从传入的 grad 开始",
     "ch09.loop.sum": "叶子节点 {k} 的 .grad 是 {got}，引擎算出的是 {want}：几个梯度到达同一个"
                      "节点时，要在它的缓冲区里相加（被覆盖的梯度就丢了）",
+    "ch09.loop.tuple": "叶子节点 {k} 的 .grad 形状是 {got}，而叶子节点本身是 {want}：只有一个输入的"
+                       "节点返回的是一个张量，不是元组，对张量做 zip(node.next_functions, grads) "
+                       "会逐个取出它的元素；先把它包起来：grads = (grads,)",
     "ch09.loop.same_order": "顺序与引擎执行的完全一致",
     "ch09.loop.other_order": "顺序有效；引擎的顺序不同：在就绪的节点中，它先执行最新创建的",
     # --- chapter 10 ---------------------------------------------------------------------------
@@ -166,6 +175,9 @@ MESSAGES: dict[str, str] = {
                         "t.numel() * t.element_size()",
     "ch10.bytes.elements": "这是保存的元素个数；要把每个张量的 numel() 乘以它的 "
                            "element_size()（float32 是 4，float64 是 8）",
+    "ch10.bytes.pack_none": "字节数对，但在你的正向传播之后，反向传播失败了（{error}）：pack 的"
+                            "返回值就是反向传播通过 unpack 取回的东西，所以 pack 必须返回这个"
+                            "张量（return t）",
     "ch10.bytes.wrong": "你数出了 {got} 字节，正向传播保存的是 {want} 字节",
     "ch10.ckpt.reentrant": "给 checkpoint 传入 use_reentrant=False（题目要的不是较老的 "
                            "reentrant 版本）",
@@ -173,8 +185,10 @@ MESSAGES: dict[str, str] = {
                          "checkpoint(block, h, use_reentrant=False)",
     "ch10.ckpt.output": "你的运行结果",
     "ch10.ckpt.gradient": "用检查点运行之后的某个梯度",
-    "ch10.ckpt.calls": "这些块正向运行了 {forward} 次，总共运行了 {total} 次；应为 {blocks} "
-                       "次，然后是它的两倍（每块重新计算一次）",
+    "ch10.ckpt.calls": "这些块在正向传播中运行了 {forward} 次，在反向传播中运行了 {backward} 次；"
+                       "应为正向传播 {blocks} 次、反向传播 {blocks} 次：用了检查点的块在反向传播"
+                       "中还要再运行一次，重新计算它没有保留的结果，所以 {blocks} 个块中的每一个"
+                       "都要通过 checkpoint 调用，且只调用一次",
     "ch10.ckpt.some": "保留了 {saved} 字节的激活值，应为 {want} 字节：每一个块都要用检查点，"
                       "而不是只用在其中几个上",
     "ch10.nan.none": "nan_source 返回了 None：捕获异常检测模式抛出的 RuntimeError，"
@@ -186,6 +200,9 @@ MESSAGES: dict[str, str] = {
     "ch10.nan.wrong": "你返回了 {got!r}；反向计算产生 NaN 的节点是 {want}",
     "ch10.hvp.create_graph": "梯度没有可以再求导的计算图：第一次调用 autograd.grad 时传入 "
                              "create_graph=True",
+    "ch10.hvp.x_no_grad": "你求导所对的 x 不需要梯度，所以 f(x) 没有计算图（用了 .detach()，或者用 "
+                          "x 的值新建了一个张量）：请对传给你的 x 求 f(x) 的导数，或者对用 "
+                          "x.detach().requires_grad_() 做出的副本求导",
     "ch10.hvp.detached": "第一次求梯度时用了 create_graph=True，但在第二次调用 autograd.grad "
                          "之前，.detach()（或 .data）把它从计算图上切断了",
     "ch10.hvp.pair": "只返回 H v，不要返回一对值（functional.hvp 返回的是 (f(x), H v)）",
@@ -201,6 +218,9 @@ MESSAGES: dict[str, str] = {
                      "取平均",
     "ch10.gp.create_graph": "值是对的，但惩罚项没有计算图：求梯度时没有传 create_graph=True，"
                             "参数无法通过它训练",
+    "ch10.gp.x_no_grad": "你求导所对的 x 不需要梯度，所以 critic(x) 的计算图里没有通向它的路径"
+                         "（用了 .detach()，或者用 x 的值新建了一个张量）：请对传给你的 x 求梯度，"
+                         "或者对用 x.detach().requires_grad_() 做出的副本求梯度",
     "ch10.gp.detached": "值是对的，但惩罚项没有计算图，尽管 create_graph=True 已经记录了一个："
                         "是 .detach()（或 .data）把它切断了",
     "ch10.gp.name": "你的惩罚项对参数的梯度",
