@@ -32,6 +32,7 @@ from autograd_course.course.exercises import (
     ch08,
     ch09,
     ch10,
+    ch11,
     messages,
     value,
 )
@@ -341,12 +342,15 @@ WRONG = {
     "ch10.check_hvp": (ch10.check_hvp, (lambda f, x, v: v * 0,)),
     "ch10.check_gradient_penalty": (ch10.check_gradient_penalty,
                                     (lambda critic, x: critic(x).sum().item(),)),
+    "ch11.check_mlp_backward": (ch11.check_mlp_backward, (lambda X, y, p, c: {"logits": X},)),
+    "ch11.check_batchnorm_backward": (ch11.check_batchnorm_backward, (lambda X, y, p, c: [],)),
 }
 
 
 def _all_checkers() -> set[str]:
     found = set()
-    for module in (ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10):
+    for module in (ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10,
+                   ch11):
         for name, obj in vars(module).items():
             if name.startswith("check_") and getattr(obj, "__wrapped__", None) is not None:
                 found.add(f"{module.__name__.rsplit('.', 1)[-1]}.{name}")

@@ -8,6 +8,7 @@ and the same placeholders.
 from __future__ import annotations
 
 from .messages_en_ch05_10 import MESSAGES as CHAPTERS_5_TO_10
+from .messages_en_ch11 import MESSAGES as CHAPTER_11
 
 MESSAGES: dict[str, str] = {
     # --- verdicts (_common) ---------------------------------------------------------------------
@@ -354,3 +355,4 @@ MESSAGES: dict[str, str] = {
     "ch04.two.second_name": "your second gradient",
 }
 MESSAGES.update(CHAPTERS_5_TO_10)
+MESSAGES.update(CHAPTER_11)

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from .messages_zh_ch05_10 import MESSAGES as CHAPTERS_5_TO_10
+from .messages_zh_ch11 import MESSAGES as CHAPTER_11
 
 MESSAGES: dict[str, str] = {
     # --- 判定（_common）--------------------------------------------------------------------------
@@ -313,3 +314,4 @@ MESSAGES: dict[str, str] = {
     "ch04.two.second_name": "你的第二个梯度",
 }
 MESSAGES.update(CHAPTERS_5_TO_10)
+MESSAGES.update(CHAPTER_11)
