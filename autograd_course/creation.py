@@ -175,13 +175,48 @@ def randn(*args, size=None, generator=None, dtype=None, device=None,
     return _random_tensor(array, device, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False) -> Tensor:
-    """Integers drawn uniformly from [low, high)."""
-    if size is None:
+_RANDINT_FORMS = "".join(
+    f"\n * ({head}tuple of ints size, *, {gen}Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)"
+    for head in ("int high, ", "int low, int high, ")
+    for gen in ("torch.Generator generator, ", ""))
+
+
+def _randint_bounds(low, high, size) -> tuple[int, int, tuple]:
+    """PyTorch's two forms, ``randint(high, size)`` and ``randint(low, high, size)`` (any of
+    them by keyword), as (low, high, size)."""
+    both = None not in (low, high, size)  # the (low, high, size) form: positions shift by one
+    if size is None:  # randint(high, size): the two positions given are high and size
+        if high is None:
+            got = ", ".join(type(a).__name__ for a in (low, high) if a is not None)
+            raise TypeError("randint() received an invalid combination of arguments - got "
+                            f"({got}), but expected one of:{_RANDINT_FORMS}\n")
         low, high, size = 0, low, high
+    elif high is None:  # randint(high, size=...)
+        low, high = 0, low
+    elif low is None:  # randint(high=..., size=...)
+        low = 0
+    for name, position, value in (("low", 1, low), ("high", 1 + both, high)):
+        if isinstance(value, float):
+            raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, "
+                            "not float")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"randint(): argument 'size' (position {2 + both}) must be "
+                        f"tuple of ints, not {type(size).__name__}")
+    if int(low) >= int(high):
+        raise RuntimeError("random_ expects 'from' to be less than 'to', but got "
+                           f"from={int(low)} >= to={int(high)}")
+    return int(low), int(high), tuple(size)
+
+
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False) -> Tensor:
+    """Integers drawn uniformly from [low, high) (``low`` is 0 in ``randint(high, size)``), the
+    same numbers as ``torch.randint`` after the same seed, in every dtype."""
+    low, high, size = _randint_bounds(low, high, size)
     gen = generator or _random.default_generator
-    array = gen.randint(low, high, tuple(size))
+    array = gen.randint(low, high, size)
     if dtype is not None:
         array = array.astype(dtypes.to_numpy(dtype))
     return _random_tensor(array, device, requires_grad)
