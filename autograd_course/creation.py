@@ -183,27 +183,32 @@ _RANDINT_FORMS = "".join(
     for gen in ("torch.Generator generator, ", ""))
 
 
+def _invalid_randint(*args) -> TypeError:
+    got = ", ".join(type(a).__name__ for a in args if a is not None)
+    return TypeError("randint() received an invalid combination of arguments - got "
+                     f"({got}), but expected one of:{_RANDINT_FORMS}\n")
+
+
 def _randint_bounds(low, high, size) -> tuple[int, int, tuple]:
     """PyTorch's two forms, ``randint(high, size)`` and ``randint(low, high, size)`` (any of
     them by keyword), as (low, high, size)."""
-    both = None not in (low, high, size)  # the (low, high, size) form: positions shift by one
-    if size is None:  # randint(high, size): the two positions given are high and size
+    if None not in (low, high, size):  # (low, high, size): PyTorch names no single argument
+        if isinstance(low, float) or isinstance(high, float) or not isinstance(
+                size, (tuple, list)):
+            raise _invalid_randint(low, high, size)
+    elif size is None:  # randint(high, size): the two positions given are high and size
         if high is None:
-            got = ", ".join(type(a).__name__ for a in (low, high) if a is not None)
-            raise TypeError("randint() received an invalid combination of arguments - got "
-                            f"({got}), but expected one of:{_RANDINT_FORMS}\n")
+            raise _invalid_randint(low, high)
         low, high, size = 0, low, high
     elif high is None:  # randint(high, size=...)
         low, high = 0, low
-    elif low is None:  # randint(high=..., size=...)
+    else:  # randint(high=..., size=...)
         low = 0
-    for name, position, value in (("low", 1, low), ("high", 1 + both, high)):
-        if isinstance(value, float):
-            raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, "
-                            "not float")
+    if isinstance(high, float):
+        raise TypeError("randint(): argument 'high' (position 1) must be int, not float")
     if not isinstance(size, (tuple, list)):
-        raise TypeError(f"randint(): argument 'size' (position {2 + both}) must be "
-                        f"tuple of ints, not {type(size).__name__}")
+        raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not "
+                        f"{type(size).__name__}")
     if int(low) >= int(high):
         raise RuntimeError("random_ expects 'from' to be less than 'to', but got "
                            f"from={int(low)} >= to={int(high)}")

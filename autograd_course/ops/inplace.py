@@ -61,6 +61,7 @@ from .rounding import (
     RemainderScalar,
     check_rounding_mode,
 )
+from .shape import expand
 from .signs import Abs, Sign
 from .trigonometry import Cos, Sin
 
@@ -307,7 +308,11 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     if ones:  # PyTorch drops the value's leading 1s first: y[0] = t of shape (1, n) into (n,)
         value = value.view(value.shape[ones:])
     if not recording(x, value):
-        IndexPut.apply(x, key_data(key, x._xp), value)
+        try:
+            IndexPut.apply(x, key_data(key, x._xp), value)
+        except ValueError:  # NumPy's words; PyTorch's are expand's, as it expands value
+            expand(value, x._data[key_data(key, x._xp)].shape)
+            raise
         return
     if is_whole_key(key):
         if value.ndim == 0:
