@@ -244,3 +244,17 @@ def _attention_with_dropout(m):
 
 def test_dropout_in_attention_trains_and_is_off_after_eval():
     assert_like_torch(_attention_with_dropout, rtol=1e-5, atol=1e-6)
+
+
+def test_iter_of_a_loader_draws_its_seed_at_once_as_torch():
+    """makemore and minGPT call iter(loader) before other random draws (a model's init): the
+    loader's base seed is drawn by iter(), the sampler's seed by the first next()."""
+    def case(m):
+        m.manual_seed(9)
+        data = m.utils.data
+        loader = data.DataLoader(data.TensorDataset(m.arange(10)), batch_size=3, sampler=(
+            data.RandomSampler(range(10), replacement=True, num_samples=6)))
+        batches = iter(loader)
+        between = m.randn(3)
+        return [between, next(batches), next(batches), m.rand(2)]
+    assert_like_torch(case)

@@ -133,6 +133,7 @@ class DataLoader:
         return len(self.sampler)
 
     def __iter__(self):
+        """A new pass: its base seed is drawn (and workers set up) now, the batches later."""
         gen = self.generator or _random.default_generator
         gen.random_int64(())  # PyTorch draws a base seed (for worker processes) every pass
         if self.pin_memory:
@@ -143,6 +144,9 @@ class DataLoader:
             for worker_id in range(self.num_workers):
                 self.worker_init_fn(worker_id)
         self._workers_started = True
+        return self._batches()  # the draw above happens at iter(loader), as in PyTorch
+
+    def _batches(self):
         if self.batch_sampler is None:  # samples one by one, converted but not collated
             for i in self.sampler:
                 yield (self.collate_fn or default_convert)(self.dataset[i])
