@@ -16,7 +16,8 @@ The edges are PyTorch's ``linspace(lo, hi, bins + 1)``: ``lo + k · step`` for t
 ``hi - (bins - k) · step`` for the second, each rounded once to the tensor's dtype, so that
 the counts agree with PyTorch's even for elements that fall on an edge.
 
-Counts are not differentiable: ``histogram`` of a tensor that requires grad gives results
+The counting runs in NumPy (a tensor on a GPU is read back), the results go to the input's
+device. Counts are not differentiable: ``histogram`` of a tensor that requires grad gives results
 whose ``grad_fn`` is ``NotImplemented`` (as PyTorch's), and backward through them raises.
 """
 
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from .._backend import to_device, to_numpy
 from ..autograd.function import Function
 from .operands import is_tensor
 
@@ -80,7 +82,7 @@ def _count(bin_of: np.ndarray, weights, bins: int, dtype) -> np.ndarray:
 def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     """Counts in ``bins`` equal bins over [min, max] (the data's range if min == max)."""
     _check_float(input, "histogram_cpu")
-    x = input._data.reshape(-1)
+    x = to_numpy(input._data).reshape(-1)
     lo, hi = float(min), float(max)
     if lo == hi and x.size:
         lo, hi = float(x.min()), float(x.max())
@@ -95,7 +97,7 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     inside = x[(x >= first) & (x <= last)]
     bin_of = ((inside - first) * x.dtype.type(bins) / (last - first)).astype(np.int64)
     bin_of = np.minimum(bin_of, bins - 1)  # the top edge belongs to the last bin
-    return input._new(_count(bin_of, None, bins, x.dtype))
+    return input._new(to_device(_count(bin_of, None, bins, x.dtype), input._device))
 
 
 class Histogram(Function):
@@ -105,17 +107,18 @@ class Histogram(Function):
 
     @staticmethod
     def forward(ctx, input, edges, weight, density):
-        x = input._data.reshape(-1)
-        edge_values = edges._data
+        x = to_numpy(input._data).reshape(-1)
+        edge_values = to_numpy(edges._data)
         inside = (x >= edge_values[0]) & (x <= edge_values[-1])
         bin_of = np.searchsorted(edge_values, x[inside], side="right") - 1
         bin_of = np.minimum(bin_of, len(edge_values) - 2)  # the top edge: last bin
-        w = None if weight is None else weight._data.reshape(-1)[inside]
+        w = None if weight is None else to_numpy(weight._data).reshape(-1)[inside]
         hist = _count(bin_of, w, len(edge_values) - 1, x.dtype)
         if density:
             hist = hist / hist.sum()
             hist = hist / np.diff(edge_values)
-        return input._new(hist), edges._new(edge_values.copy())
+        return (input._new(to_device(hist, input._device)),
+                edges._new(to_device(edge_values.copy(), edges._device)))
 
     @staticmethod
     def backward(ctx, grad_hist, grad_edges):
@@ -143,7 +146,8 @@ def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = No
         if int(bins) <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {int(bins)} for "
                                "dimension 0")
-        edges = input._new(_edges(*_outer_edges(input._data, range), int(bins), dtype))
+        outer = _outer_edges(to_numpy(input._data), range)
+        edges = input._new(to_device(_edges(*outer, int(bins), dtype), input._device))
     return HistogramResult(*Histogram.apply(input, edges, weight, density))
 
 
