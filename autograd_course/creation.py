@@ -175,13 +175,53 @@ def randn(*args, size=None, generator=None, dtype=None, device=None,
     return _random_tensor(array, device, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False) -> Tensor:
-    """Integers drawn uniformly from [low, high)."""
-    if size is None:
+_RANDINT_FORMS = "".join(
+    f"\n * ({head}tuple of ints size, *, {gen}Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)"
+    for head in ("int high, ", "int low, int high, ")
+    for gen in ("torch.Generator generator, ", ""))
+
+
+def _invalid_randint(*args) -> TypeError:
+    got = ", ".join(type(a).__name__ for a in args if a is not None)
+    return TypeError("randint() received an invalid combination of arguments - got "
+                     f"({got}), but expected one of:{_RANDINT_FORMS}\n")
+
+
+def _randint_bounds(low, high, size) -> tuple[int, int, tuple]:
+    """PyTorch's two forms, ``randint(high, size)`` and ``randint(low, high, size)`` (any of
+    them by keyword), as (low, high, size)."""
+    if None not in (low, high, size):  # (low, high, size): PyTorch names no single argument
+        if isinstance(low, float) or isinstance(high, float) or not isinstance(
+                size, (tuple, list)):
+            raise _invalid_randint(low, high, size)
+    elif size is None:  # randint(high, size): the two positions given are high and size
+        if high is None:
+            raise _invalid_randint(low, high)
         low, high, size = 0, low, high
+    elif high is None:  # randint(high, size=...)
+        low, high = 0, low
+    else:  # randint(high=..., size=...)
+        low = 0
+    if isinstance(high, float):
+        raise TypeError("randint(): argument 'high' (position 1) must be int, not float")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    if int(low) >= int(high):
+        raise RuntimeError("random_ expects 'from' to be less than 'to', but got "
+                           f"from={int(low)} >= to={int(high)}")
+    return int(low), int(high), tuple(size)
+
+
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False) -> Tensor:
+    """Integers drawn uniformly from [low, high) (``low`` is 0 in ``randint(high, size)``), the
+    same numbers as ``torch.randint`` after the same seed, in every dtype."""
+    low, high, size = _randint_bounds(low, high, size)
     gen = generator or _random.default_generator
-    array = gen.randint(low, high, tuple(size))
+    array = gen.randint(low, high, size)
     if dtype is not None:
         array = array.astype(dtypes.to_numpy(dtype))
     return _random_tensor(array, device, requires_grad)

@@ -451,6 +451,11 @@ OP_CASES = [
                               *ops.meshgrid(x[0], x[1], indexing="ij"),
                               (ag.manual_seed(0), ops.multinomial(x.exp(), 2))[1]),
      [normal(3, 4), ints(3, 4)]),
+    ("histograms", lambda x, w: (ops.histc(x, 5), ops.histc(x, 4, min=-1, max=1),
+                                 *ops.histogram(x.detach(), 6),  # (no derivative)
+                                 *ops.histogram(x.detach(), 3, range=(-1.0, 2.0),
+                                                weight=w.detach(), density=True)),
+     [normal(4, 5), positive(4, 5)]),
     ("nn-ops-31", lambda x, w, e: (F.pad(x, (1, 2)), F.pad(x, (1, 1), mode="reflect"),
                                    F.embedding(_idx(x, [[0, 2], [1, 1]]), e),
                                    F.layer_norm(x, (4,), w, w), F.group_norm(x, 1),

@@ -82,6 +82,7 @@ from .draws import bernoulli, bernoulli_
 from .error_function import erf
 from .exp_log import exp, expm1, log, log1p, log2, log10
 from .gather import gather, index_select, masked_select, scatter, scatter_add
+from .histograms import histc, histogram
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, dot, matmul, mm, mv

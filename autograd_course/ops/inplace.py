@@ -61,6 +61,7 @@ from .rounding import (
     RemainderScalar,
     check_rounding_mode,
 )
+from .shape import expand
 from .signs import Abs, Sign
 from .trigonometry import Cos, Sin
 
@@ -292,7 +293,8 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     """``x[key] = value``. When autograd is watching, the write is recorded like PyTorch's:
     a ``copy_`` into the view ``x[key]`` for keys with ints and slices (so x's history becomes
     a CopySlices), IndexPutBackward0 for lists, tensors and masks, fill_/copy_ for
-    ``x[...] = v``."""
+    ``x[...] = v``. Leading size-1 dimensions of ``value`` are dropped before broadcasting, as
+    PyTorch does, so a (1, n) row fits into a (n,) slot."""
     view = is_view_key(key)
     check_inplace(x, view=view, written=x._data[key_data(key, x._xp)] if view else None,
                   others=(value,))
@@ -302,8 +304,15 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
         if not (view or value.ndim == 0 or is_whole_key(key)):
             same_device(x, value)
         value = value.to(x._device)
+    ones = next((k for k, n in enumerate(value.shape) if n != 1), value.ndim)
+    if ones:  # PyTorch drops the value's leading 1s first: y[0] = t of shape (1, n) into (n,)
+        value = value.view(value.shape[ones:])
     if not recording(x, value):
-        IndexPut.apply(x, key_data(key, x._xp), value)
+        try:
+            IndexPut.apply(x, key_data(key, x._xp), value)
+        except ValueError:  # NumPy's words; PyTorch's are expand's, as it expands value
+            expand(value, x._data[key_data(key, x._xp)].shape)
+            raise
         return
     if is_whole_key(key):
         if value.ndim == 0:

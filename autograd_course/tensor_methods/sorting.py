@@ -1,12 +1,12 @@
 """``Tensor``'s methods that order or count its values: ``x.sort()``, ``x.argsort()``,
-``x.topk(3)``, ``x.unique()``, ``x.bincount()``.
+``x.topk(3)``, ``x.unique()``, ``x.bincount()``, ``x.histc()``, ``x.histogram()``.
 
-Each is one call to its op in ``autograd_course.ops.sorting``.
+Each is one call to its op in ``autograd_course.ops.sorting`` (histograms: ops.histograms).
 """
 
 from __future__ import annotations
 
-from ..ops import sorting
+from ..ops import histograms, sorting
 
 
 class TensorSorting:
@@ -28,3 +28,9 @@ class TensorSorting:
 
     def bincount(self, weights=None, minlength=0):
         return sorting.bincount(self, weights, minlength)
+
+    def histc(self, bins=100, min=0, max=0):
+        return histograms.histc(self, bins, min, max)
+
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):
+        return histograms.histogram(self, bins, range=range, weight=weight, density=density)

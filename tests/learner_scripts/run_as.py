@@ -14,7 +14,7 @@ import runpy
 import sys
 
 SUBMODULES = ("nn", "nn.functional", "nn.init", "nn.utils", "optim", "autograd", "utils",
-              "utils.data",
+              "utils.data", "utils.data.dataloader", "utils.data.dataset", "utils.data.sampler",
               "accelerator", "cuda")
 
 

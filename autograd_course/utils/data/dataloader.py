@@ -1,9 +1,9 @@
-"""``Dataset``, ``TensorDataset`` and ``DataLoader``: feeding a model mini-batches.
+"""``DataLoader`` (``torch.utils.data.dataloader``): feeding a model mini-batches.
 
-A ``Dataset`` answers two questions: how many samples (``len``) and what is sample ``i``
-(``dataset[i]``). A ``DataLoader`` walks over it in batches: it draws the order (shuffled or
-not), groups indices into batches of ``batch_size`` and stacks the samples of each batch
-into tensors.
+A ``Dataset`` (dataset.py) answers two questions: how many samples (``len``) and what is
+sample ``i`` (``dataset[i]``). A ``DataLoader`` walks over it in batches: it draws the order
+(shuffled or not: sampler.py), groups indices into batches of ``batch_size`` and stacks the
+samples of each batch into tensors.
 
 Shuffling uses PyTorch's recipe with PyTorch's generator: each pass over the loader draws a
 seed, seeds a fresh generator with it and takes ``randperm``. So after ``ag.manual_seed(s)``
@@ -19,36 +19,13 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
-from .. import random as _random
-from ..creation import tensor as _make_tensor
-from ..ops import stack
-from ..tensor import Tensor
-
-
-class Dataset:
-    """Base class for map-style datasets: implement ``__getitem__`` and ``__len__``."""
-
-    def __getitem__(self, index):
-        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
-
-    def __len__(self) -> int:
-        raise NotImplementedError("Subclasses of Dataset should implement __len__.")
-
-
-class TensorDataset(Dataset):
-    """Samples are rows: ``dataset[i] = (t[i] for t in tensors)`` (e.g. images and labels)."""
-
-    def __init__(self, *tensors: Tensor) -> None:
-        if any(t.shape[0] != tensors[0].shape[0] for t in tensors):
-            raise AssertionError("Size mismatch between tensors")
-        self.tensors = tensors
-
-    def __getitem__(self, index):
-        return tuple(t[index] for t in self.tensors)
-
-    def __len__(self) -> int:
-        return self.tensors[0].shape[0]
+from ... import dtypes
+from ... import random as _random
+from ...creation import tensor as _make_tensor
+from ...ops import stack
+from ...tensor import Tensor
+from .dataset import Dataset, TensorDataset
+from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
 def default_collate(batch):
@@ -90,79 +67,6 @@ def default_convert(data):
         return [default_convert(d) for d in data]
     return data
 
-
-class Sampler:
-    """Base class of the index orders a ``DataLoader`` can walk: implement ``__iter__``."""
-
-    def __iter__(self):
-        raise NotImplementedError
-
-
-class SequentialSampler(Sampler):
-    """0, 1, 2... in order."""
-
-    def __init__(self, data_source) -> None:
-        self.data_source = data_source
-
-    def __iter__(self):
-        return iter(range(len(self.data_source)))
-
-    def __len__(self) -> int:
-        return len(self.data_source)
-
-
-class RandomSampler(Sampler):
-    """A random permutation per pass, drawn as PyTorch's ``RandomSampler`` draws it: a fresh
-    generator seeded from the global one (unless ``generator`` is given), then ``randperm``."""
-
-    def __init__(self, data_source, replacement: bool = False, num_samples: int | None = None,
-                 generator=None) -> None:
-        if replacement or num_samples is not None:
-            raise NotImplementedError("RandomSampler(replacement=, num_samples=) is not "
-                                      "supported here")
-        self.data_source, self.generator = data_source, generator
-
-    def __iter__(self):
-        n = len(self.data_source)
-        gen = self.generator
-        if gen is None:
-            seed = int(_random.default_generator.random_int64(()))
-            gen = _random.Generator()
-            gen.manual_seed(seed)
-        yield from gen.randperm(n).tolist()
-        gen.randperm(n)  # PyTorch's sampler draws one more permutation (and uses 0 of it)
-
-    def __len__(self) -> int:
-        return len(self.data_source)
-
-
-class BatchSampler(Sampler):
-    """Groups the indices of ``sampler`` into lists of ``batch_size`` (the last one smaller,
-    unless ``drop_last``)."""
-
-    def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
-        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
-
-    def __iter__(self):
-        indices, size = iter(self.sampler), self.batch_size
-        if self.drop_last:  # draws as PyTorch does: the order's end is seen at the same time
-            while True:
-                try:
-                    yield [next(indices) for _ in range(size)]
-                except StopIteration:
-                    return
-        batch = []
-        for i in indices:
-            batch.append(i)
-            if len(batch) == size:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-
-    def __len__(self) -> int:
-        n = len(self.sampler)
-        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
 
 _EXCLUSIVE = ("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and "
@@ -229,6 +133,7 @@ class DataLoader:
         return len(self.sampler)
 
     def __iter__(self):
+        """A new pass: its base seed is drawn (and workers set up) now, the batches later."""
         gen = self.generator or _random.default_generator
         gen.random_int64(())  # PyTorch draws a base seed (for worker processes) every pass
         if self.pin_memory:
@@ -239,6 +144,9 @@ class DataLoader:
             for worker_id in range(self.num_workers):
                 self.worker_init_fn(worker_id)
         self._workers_started = True
+        return self._batches()  # the draw above happens at iter(loader), as in PyTorch
+
+    def _batches(self):
         if self.batch_sampler is None:  # samples one by one, converted but not collated
             for i in self.sampler:
                 yield (self.collate_fn or default_convert)(self.dataset[i])
