@@ -1,0 +1,75 @@
+"""Wrong numbers that PyTorch's OpInfo samples found (issue 44), each compared with torch:
+values, gradients, dtypes, shapes and errors."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from oracle_helpers import assert_like_torch, with_grad
+
+INF = math.inf
+GRID = [[1.0, 5.0, 2.0, -4.0], [7.0, 3.0, 9.0, 0.5], [-2.0, 6.0, 1.5, 3.0]]
+
+
+# --- var / std / var_mean / std_mean: every way PyTorch accepts the arguments -------------
+VAR_CALLS = {
+    "dim, unbiased": lambda f, x: f(x, 0, False),
+    "dim, unbiased, keepdim": lambda f, x: f(x, 1, False, True),
+    "tuple dim, unbiased": lambda f, x: f(x, (0, 1), False),
+    "None dim, unbiased": lambda f, x: f(x, None, False),
+    "unbiased alone, False": lambda f, x: f(x, False),
+    "unbiased alone, True": lambda f, x: f(x, True),
+    "keywords": lambda f, x: f(x, dim=0, unbiased=False, keepdim=True),
+    "unbiased keyword only": lambda f, x: f(x, unbiased=False),
+    "correction": lambda f, x: f(x, 1, correction=0),
+    "correction 2, keepdim": lambda f, x: f(x, dim=(1,), correction=2, keepdim=True),
+    "no arguments": lambda f, x: f(x),
+}
+
+
+@pytest.mark.parametrize("name", ["var", "std", "var_mean", "std_mean"])
+@pytest.mark.parametrize("call", VAR_CALLS)
+def test_var_family_signatures(name, call):
+    def run(m, x):
+        out = VAR_CALLS[call](getattr(m, name), x)
+        return sum(out) if isinstance(out, tuple) else out
+
+    assert_like_torch(with_grad(run, GRID), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("args", [(0, False), (False,), (True,), (1, False, True)])
+def test_var_family_methods(name, args):
+    assert_like_torch(with_grad(lambda m, x: getattr(x, name)(*args), GRID))
+
+
+def test_std_mean_node_and_dtype():
+    def run(m):
+        x = m.tensor(GRID, requires_grad=True)
+        std, mean = m.std_mean(x, 1, False)
+        return [std, mean, type(std.grad_fn).__name__, type(mean.grad_fn).__name__]
+
+    assert_like_torch(run)
+
+
+# --- norms: p = ±inf, 0, 1, 2, 3, -1, -2 --------------------------------------------------
+NORM_GRID = [[3.0, -1.0, 2.0], [1.0, -1.0, 4.0], [0.5, 2.0, -0.25]]
+
+
+@pytest.mark.parametrize("p", [INF, -INF, 0, 1, 2, 3, -1, -2])
+@pytest.mark.parametrize("dim, keepdim", [(None, False), (1, False), (0, True), ((0, 1), False)])
+@pytest.mark.parametrize("form", ["function", "method"])
+def test_norm_orders(p, dim, keepdim, form):
+    def run(m, x):
+        if form == "function":
+            return m.norm(x, p=p, dim=dim, keepdim=keepdim)
+        return x.norm(p, dim, keepdim)
+
+    assert_like_torch(with_grad(run, NORM_GRID))
+
+
+def test_norm_minus_inf_is_the_smallest_magnitude():
+    assert_like_torch(lambda m: [m.tensor([3.0, -1.0, 2.0]).norm(p=-INF),
+                                 type(m.tensor([3.0, -0.5], requires_grad=True)
+                                      .norm(p=-INF).grad_fn).__name__])
