@@ -73,3 +73,28 @@ def test_norm_minus_inf_is_the_smallest_magnitude():
     assert_like_torch(lambda m: [m.tensor([3.0, -1.0, 2.0]).norm(p=-INF),
                                  type(m.tensor([3.0, -0.5], requires_grad=True)
                                       .norm(p=-INF).grad_fn).__name__])
+
+
+# --- cross_entropy with class probabilities, with and without spatial dims ----------------
+def _logits_and_probabilities(m, shape):
+    n = math.prod(shape)
+    logits = (m.arange(n, dtype=m.float64).reshape(shape) * 0.37).sin() * 3
+    target = (m.arange(n, dtype=m.float64).reshape(shape) * 0.71).cos().softmax(
+        0 if len(shape) == 1 else 1)
+    return logits.requires_grad_(), target
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 3, 4), (2, 3, 2, 2), (0, 3, 2)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.2])
+def test_cross_entropy_probability_targets(shape, reduction, weighted, label_smoothing):
+    def run(m):
+        logits, target = _logits_and_probabilities(m, shape)
+        weight = m.tensor([0.5, 2.0, 1.25], dtype=m.float64) if weighted else None
+        loss = m.nn.functional.cross_entropy(logits, target, weight, reduction=reduction,
+                                             label_smoothing=label_smoothing)
+        loss.sum().backward()
+        return [loss, logits.grad]
+
+    assert_like_torch(run)
