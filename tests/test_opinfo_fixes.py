@@ -98,3 +98,55 @@ def test_cross_entropy_probability_targets(shape, reduction, weighted, label_smo
         return [loss, logits.grad]
 
     assert_like_torch(run)
+
+
+# --- cosine_similarity: the norms are those of the broadcast vectors ------------------------
+@pytest.mark.parametrize("shape1, shape2, dim", [
+    ((1, 2, 3), (2, 1, 3), -2), ((1, 2, 3), (2, 1, 3), -1), ((1, 2, 3), (2, 1, 3), 0),
+    ((3,), (2, 3), -1), ((4, 1), (1, 3), 0), ((4, 1), (1, 3), 1), ((2, 3), (2, 3), 1),
+])
+def test_cosine_similarity_broadcasting(shape1, shape2, dim):
+    def run(m):
+        a = (m.arange(math.prod(shape1), dtype=m.float64).reshape(shape1) + 1).requires_grad_()
+        b = (m.arange(math.prod(shape2), dtype=m.float64).reshape(shape2) * 1.3).cos()
+        b.requires_grad_()
+        out = m.nn.functional.cosine_similarity(a, b, dim=dim)
+        out.sum().backward()
+        return [out, a.grad, b.grad, bool((out.abs() <= 1 + 1e-12).all())]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("eps", [1e-8, 0.5, 10.0])
+def test_cosine_similarity_eps_and_zero_vectors(eps):
+    def run(m):
+        a = m.tensor([[0.0, 0.0], [0.3, -0.4], [1e-9, 0.0]], dtype=m.float64,
+                     requires_grad=True)
+        b = m.tensor([[1.0, 2.0]], dtype=m.float64, requires_grad=True)
+        out = m.nn.functional.cosine_similarity(a, b, dim=1, eps=eps)
+        out.sum().backward()
+        return [out, a.grad, b.grad]
+
+    assert_like_torch(run)
+
+
+# --- scaled_dot_product_attention with a query whose keys are all masked ------------------
+@pytest.mark.parametrize("mask_kind", ["bool", "float"])
+def test_attention_over_a_fully_masked_row_is_zero(mask_kind):
+    def run(m):
+        q = (m.arange(12, dtype=m.float64).reshape(1, 2, 6) * 0.3).sin().requires_grad_()
+        k = (m.arange(18, dtype=m.float64).reshape(1, 3, 6) * 0.7).cos().requires_grad_()
+        v = (m.arange(18, dtype=m.float64).reshape(1, 3, 6) * 0.2).requires_grad_()
+        keep = m.tensor([[False, False, False], [True, False, True]])
+        mask = keep if mask_kind == "bool" else m.zeros(2, 3, dtype=m.float64).masked_fill(
+            ~keep, -INF)
+        out = m.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        out.sum().backward()
+        return [out, q.grad, k.grad, v.grad]
+
+    assert_like_torch(run)
+
+
+def test_softmax_of_a_row_of_minus_inf_is_nan():
+    assert_like_torch(with_grad(lambda m, x: m.nn.functional.softmax(x, -1),
+                                [[-INF, -INF, -INF], [0.0, -INF, 1.0]]))
