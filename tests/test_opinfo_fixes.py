@@ -150,3 +150,40 @@ def test_attention_over_a_fully_masked_row_is_zero(mask_kind):
 def test_softmax_of_a_row_of_minus_inf_is_nan():
     assert_like_torch(with_grad(lambda m, x: m.nn.functional.softmax(x, -1),
                                 [[-INF, -INF, -INF], [0.0, -INF, 1.0]]))
+
+
+# --- baddbmm on integers: beta and alpha lose their fractions -----------------------------
+@pytest.mark.parametrize("beta, alpha", [(1.5, 2.7), (-1.5, -2.7), (0.5, 0.7), (2, 3), (0.0, 1),
+                                         (True, False), (1, 1)])
+def test_baddbmm_integer_tensors_truncate_the_scalars(beta, alpha):
+    def run(m):
+        x = m.arange(4).reshape(1, 2, 2) - 2
+        a = m.arange(6).reshape(1, 2, 3) * 3 - 7
+        b = m.arange(6).reshape(1, 3, 2) - 1
+        return [m.baddbmm(x, a, b, beta=beta, alpha=alpha),
+                x.baddbmm(a, b, beta=beta, alpha=alpha)]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("beta, alpha", [(1.5, 2.7), (0.0, -0.5)])
+def test_baddbmm_float_tensors_keep_the_scalars(beta, alpha):
+    def run(m):
+        x = m.tensor([[[1.0, -2.0], [0.5, 3.0]]], dtype=m.float64, requires_grad=True)
+        a = m.tensor([[[1.0, 2.0, -1.0], [0.0, 1.5, 2.0]]], dtype=m.float64, requires_grad=True)
+        b = m.tensor([[[2.0, 1.0], [-1.0, 0.5], [3.0, 1.0]]], dtype=m.float64,
+                     requires_grad=True)
+        out = m.baddbmm(x, a, b, beta=beta, alpha=alpha)
+        out.sum().backward()
+        return [out, x.grad, a.grad, b.grad]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("op", ["baddbmm", "bmm"])
+def test_batched_products_refuse_bool(op):
+    def run(m):
+        t = m.ones(1, 2, 2, dtype=m.bool)
+        return m.baddbmm(t, t, t) if op == "baddbmm" else m.bmm(t, t)
+
+    assert_like_torch(run)

@@ -20,6 +20,7 @@ from .combine import where
 from .devices import same_device
 from .dims import normalize_dim
 from .operands import binary_operands
+from .promotion import not_implemented
 from .shape import permute
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -92,6 +93,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
             f"{input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
     if input._data.dtype != mat2._data.dtype:
         raise RuntimeError(f"expected scalar type {_type(input)} but found {_type(mat2)}")
+    if input._data.dtype == bool:
+        raise not_implemented("bmm", input)
     same_device(input, mat2)
     return Bmm.apply(input, mat2)
 
@@ -103,8 +106,14 @@ def _type(t) -> str:
 
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1,
             alpha: float = 1) -> Tensor:
-    """``beta * input + alpha * bmm(batch1, batch2)`` (input broadcasts)."""
+    """``beta * input + alpha * bmm(batch1, batch2)`` (input broadcasts). For integer tensors
+    PyTorch converts ``beta`` and ``alpha`` to the integer type, dropping any fraction
+    (1.5 → 1, -2.7 → -2)."""
+    if batch1._data.dtype == bool:
+        raise not_implemented("baddbmm", batch1)
     bmm(batch1.detach(), batch2.detach())  # the same checks and errors as bmm
+    if batch1._data.dtype.kind in "iu":
+        beta, alpha = int(beta), int(alpha)
     return Baddbmm.apply(input, batch1, batch2, beta, alpha)
 
 
