@@ -187,3 +187,32 @@ def test_batched_products_refuse_bool(op):
         return m.baddbmm(t, t, t) if op == "baddbmm" else m.bmm(t, t)
 
     assert_like_torch(run)
+
+
+# --- arange / linspace with an integer dtype: PyTorch's own arithmetic --------------------
+INTEGER_DTYPES = ["int64", "int32", "int16", "int8", "uint8"]
+ARANGE_ARGS = [(0, 1, 0.3), (-1.5, 2.5), (0, 10, 3), (10, 0, -3), (0, 10, 2.5), (-1.5, 2.5, 0.5),
+               (2.7, -3.2, -1.5), (0.5, 7.9, 2.9), (-3.7,), (5.5,), (0, 7, 2.0), (1, -6, -2.5),
+               (0, 1, 0), (3, 0, 1), (0, INF), (0.9, 0.1, -1), (-7, -2, 0.7)]
+LINSPACE_ARGS = [(0, 10, 7), (10, 0, 7), (-3.7, 5.2, 6), (5.9, -5.9, 5), (0, 1, 4), (-10, 10, 8),
+                 (0, 255, 11), (3, 3, 4), (0, 10, 1), (1.5, 2.5, 0), (0, -7, 3), (-1, 1, 5),
+                 (100, -100, 9), (0, 300, 4), (2.5, 250.5, 7), (-0.5, 3, 4), (-130, 5, 3),
+                 (-255, 3, 3), (-256, 3, 3)]
+
+
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES)
+@pytest.mark.parametrize("args", ARANGE_ARGS)
+def test_arange_integer_dtypes(dtype, args):
+    assert_like_torch(lambda m: m.arange(*args, dtype=getattr(m, dtype)))
+
+
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES)
+@pytest.mark.parametrize("args", LINSPACE_ARGS)
+def test_linspace_integer_dtypes(dtype, args):
+    assert_like_torch(lambda m: m.linspace(*args, dtype=getattr(m, dtype)))
+
+
+@pytest.mark.parametrize("dtype", [None, "float64", "float16"])
+@pytest.mark.parametrize("args", ARANGE_ARGS)
+def test_arange_float_dtypes(dtype, args):
+    assert_like_torch(lambda m: m.arange(*args, dtype=dtype and getattr(m, dtype)), rtol=1e-3)
