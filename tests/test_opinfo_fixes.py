@@ -216,3 +216,45 @@ def test_linspace_integer_dtypes(dtype, args):
 @pytest.mark.parametrize("args", ARANGE_ARGS)
 def test_arange_float_dtypes(dtype, args):
     assert_like_torch(lambda m: m.arange(*args, dtype=dtype and getattr(m, dtype)), rtol=1e-3)
+
+
+# --- clamp with tensor bounds: the bounds get their gradients ------------------------------
+XS = [0.0, 1.0, 2.0, 3.0, 4.0]
+CLAMP_BOUNDS = {
+    "both, ties at the bounds": ([1.0] * 5, [3.0] * 5),
+    "both, crossed (min > max)": ([3.0] * 5, [1.0] * 5),
+    "min only": ([1.0, 0.5, 2.5, 3.0, 5.0], None),
+    "max only": (None, [3.0, 0.0, 2.0, 5.0, 4.0]),
+    "bounds larger than x": ([[2.0], [1.0]], [3.0]),
+    "bounds broadcast to x": ([2.0], [3.5, 3.0, 1.0, 2.0, 4.0]),
+    "0-d bounds": (2.0, 3.5),
+}
+
+
+@pytest.mark.parametrize("bounds", CLAMP_BOUNDS)
+@pytest.mark.parametrize("form", ["function", "method", "in place"])
+def test_clamp_tensor_bounds_get_gradients(bounds, form):
+    def run(m):
+        def leaf(v):
+            return None if v is None else m.tensor(v, dtype=m.float64, requires_grad=True)
+
+        x, lo, hi = leaf(XS), *map(leaf, CLAMP_BOUNDS[bounds])
+        if form == "function":
+            out = m.clamp(x, min=lo, max=hi)
+        elif form == "method":
+            out = x.clamp(lo, hi)
+        else:
+            out = (x * 1).clamp_(lo, hi)
+        out.sum().backward()
+        return [out, type(out.grad_fn).__name__, x.grad, *(None if t is None else t.grad
+                                                          for t in (lo, hi))]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("bounds", [(1.0, 3.0), (1.0, None), (None, 3.0)])
+def test_clamp_number_bounds_keep_their_node(bounds):
+    assert_like_torch(with_grad(lambda m, x: [x.clamp(*bounds),
+                                              type(x.clamp(*bounds).grad_fn).__name__][0], XS))
+    assert_like_torch(lambda m: type(m.tensor(XS, requires_grad=True).clamp(*bounds)
+                                     .grad_fn).__name__)
