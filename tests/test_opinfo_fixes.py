@@ -258,3 +258,77 @@ def test_clamp_number_bounds_keep_their_node(bounds):
                                               type(x.clamp(*bounds).grad_fn).__name__][0], XS))
     assert_like_torch(lambda m: type(m.tensor(XS, requires_grad=True).clamp(*bounds)
                                      .grad_fn).__name__)
+
+
+# --- 0-d inputs keep PyTorch's shapes ------------------------------------------------------
+@pytest.mark.parametrize("value", [3.0, 0.0])
+@pytest.mark.parametrize("op", ["nonzero", "argwhere", "nonzero tuple", "method", "where"])
+def test_indices_of_a_0d_tensor(value, op):
+    calls = {
+        "nonzero": lambda m, x: m.nonzero(x),
+        "argwhere": lambda m, x: m.argwhere(x),
+        "nonzero tuple": lambda m, x: m.nonzero(x, as_tuple=True),
+        "method": lambda m, x: x.nonzero(),
+        "where": lambda m, x: m.where(x != 0),
+    }
+    assert_like_torch(lambda m: calls[op](m, m.tensor(value)))
+
+
+@pytest.mark.parametrize("mask, value", [(True, 1.5), (False, 1.5), ([True], -2.0),
+                                         ([[False, True]], 0.25)])
+@pytest.mark.parametrize("tensor_value", [False, True])
+def test_masked_fill_of_a_0d_tensor(mask, value, tensor_value):
+    def run(m):
+        x = m.tensor(3.0, dtype=m.float64, requires_grad=True)
+        fill = m.tensor(value, dtype=m.float64, requires_grad=True) if tensor_value else value
+        out = x.masked_fill(m.tensor(mask), fill)
+        out.sum().backward()
+        return [out, x.grad, fill.grad if tensor_value else None]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("index", [0, [0, 0]])
+def test_gather_from_a_0d_tensor(index):
+    def run(m):
+        x = m.tensor(3.0, dtype=m.float64, requires_grad=True)
+        out = m.gather(x, 0, m.tensor(index))
+        out.sum().backward()
+        return [out, x.grad, x.gather(-1, m.tensor(index))]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("data, size", [([[True, False]], (1, 1)), ([[True, False]], (1, 2)),
+                                        (True, ()), ([True, True], ()), (2, ()), ([1, 2], (1,)),
+                                        ([[1.0, 2.0]], ())])
+def test_sum_to_size_dtypes(data, size):
+    assert_like_torch(lambda m: m.tensor(data).sum_to_size(size))
+    if not isinstance(data, (bool, int)) and isinstance(data[0], list):
+        assert_like_torch(with_grad(lambda m, x: [x.sum_to_size(size),
+                                                  type(x.sum_to_size(size).grad_fn).__name__][0],
+                                    data))
+
+
+# --- scatter_add takes a tensor source only ------------------------------------------------
+@pytest.mark.parametrize("src", [1.0, 2, True])
+@pytest.mark.parametrize("form", ["function", "method"])
+def test_scatter_add_refuses_a_number_source(src, form):
+    def run(m):
+        x, index = m.zeros(3), m.tensor([0, 1])
+        if form == "function":
+            return m.scatter_add(x, 0, index, src)
+        return x.scatter_add(0, index, src)
+
+    assert_like_torch(run)
+
+
+def test_scatter_add_with_a_tensor_source_still_adds():
+    def run(m):
+        x = m.zeros(3, dtype=m.float64, requires_grad=True)
+        src = m.tensor([1.0, 2.0, 3.0], dtype=m.float64, requires_grad=True)
+        out = m.scatter_add(x, 0, m.tensor([0, 0, 2]), src)
+        (out * m.tensor([1.0, 2.0, 3.0], dtype=m.float64)).sum().backward()
+        return [out, x.grad, src.grad]
+
+    assert_like_torch(run)
