@@ -9,6 +9,11 @@ import pytest
 from oracle_helpers import assert_like_torch, with_grad
 
 INF = math.inf
+def values_like_torch(case, **tolerances):
+    """``assert_like_torch`` for a case that must run (no error on either side)."""
+    assert assert_like_torch(case, **tolerances)[0] == "value"
+
+
 GRID = [[1.0, 5.0, 2.0, -4.0], [7.0, 3.0, 9.0, 0.5], [-2.0, 6.0, 1.5, 3.0]]
 
 
@@ -35,13 +40,13 @@ def test_var_family_signatures(name, call):
         out = VAR_CALLS[call](getattr(m, name), x)
         return sum(out) if isinstance(out, tuple) else out
 
-    assert_like_torch(with_grad(run, GRID), rtol=1e-6)
+    values_like_torch(with_grad(run, GRID), rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", ["var", "std"])
 @pytest.mark.parametrize("args", [(0, False), (False,), (True,), (1, False, True)])
 def test_var_family_methods(name, args):
-    assert_like_torch(with_grad(lambda m, x: getattr(x, name)(*args), GRID))
+    values_like_torch(with_grad(lambda m, x: getattr(x, name)(*args), GRID))
 
 
 def test_std_mean_node_and_dtype():
@@ -66,7 +71,7 @@ def test_norm_orders(p, dim, keepdim, form):
             return m.norm(x, p=p, dim=dim, keepdim=keepdim)
         return x.norm(p, dim, keepdim)
 
-    assert_like_torch(with_grad(run, NORM_GRID))
+    values_like_torch(with_grad(run, NORM_GRID))
 
 
 def test_norm_minus_inf_is_the_smallest_magnitude():
@@ -148,7 +153,7 @@ def test_attention_over_a_fully_masked_row_is_zero(mask_kind):
 
 
 def test_softmax_of_a_row_of_minus_inf_is_nan():
-    assert_like_torch(with_grad(lambda m, x: m.nn.functional.softmax(x, -1),
+    values_like_torch(with_grad(lambda m, x: m.nn.functional.softmax(x, -1),
                                 [[-INF, -INF, -INF], [0.0, -INF, 1.0]]))
 
 
@@ -254,8 +259,7 @@ def test_clamp_tensor_bounds_get_gradients(bounds, form):
 
 @pytest.mark.parametrize("bounds", [(1.0, 3.0), (1.0, None), (None, 3.0)])
 def test_clamp_number_bounds_keep_their_node(bounds):
-    assert_like_torch(with_grad(lambda m, x: [x.clamp(*bounds),
-                                              type(x.clamp(*bounds).grad_fn).__name__][0], XS))
+    values_like_torch(with_grad(lambda m, x: x.clamp(*bounds), XS))
     assert_like_torch(lambda m: type(m.tensor(XS, requires_grad=True).clamp(*bounds)
                                      .grad_fn).__name__)
 
@@ -304,10 +308,10 @@ def test_gather_from_a_0d_tensor(index):
                                         ([[1.0, 2.0]], ())])
 def test_sum_to_size_dtypes(data, size):
     assert_like_torch(lambda m: m.tensor(data).sum_to_size(size))
-    if not isinstance(data, (bool, int)) and isinstance(data[0], list):
-        assert_like_torch(with_grad(lambda m, x: [x.sum_to_size(size),
-                                                  type(x.sum_to_size(size).grad_fn).__name__][0],
-                                    data))
+    if isinstance(data, list) and isinstance(data[0], list) and isinstance(data[0][0], float):
+        values_like_torch(with_grad(lambda m, x: x.sum_to_size(size), data))
+        assert_like_torch(lambda m: type(m.tensor(data, requires_grad=True).sum_to_size(size)
+                                         .grad_fn).__name__)
 
 
 # --- scatter_add takes a tensor source only ------------------------------------------------
@@ -332,3 +336,39 @@ def test_scatter_add_with_a_tensor_source_still_adds():
         return [out, x.grad, src.grad]
 
     assert_like_torch(run)
+
+
+# --- sort / topk: NaN is the largest value -------------------------------------------------
+NAN = math.nan
+WITH_NAN = [[1.0, NAN, 3.0, -INF, INF, 0.5], [NAN, 2.0, NAN, -1.0, 7.0, -0.5]]
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_sort_puts_nan_with_the_largest(descending, dim):
+    def run(m):
+        x = m.tensor(WITH_NAN, dtype=m.float64, requires_grad=True)
+        values, indices = m.sort(x, dim=dim, descending=descending, stable=True)
+        weights = m.arange(values.numel(), dtype=values.dtype).reshape(values.shape)
+        (values.nan_to_num() * weights).sum().backward()
+        return [values, indices, x.argsort(dim, descending), x.grad]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_puts_nan_with_the_largest(k, largest):
+    def run(m):
+        x = m.tensor(WITH_NAN, dtype=m.float64, requires_grad=True)
+        values, indices = x.topk(k, dim=1, largest=largest)
+        (values.nan_to_num() * m.arange(1, k + 1, dtype=values.dtype)).sum().backward()
+        return [values, indices, x.grad]
+
+    assert_like_torch(run)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "bool"])
+def test_descending_sort_of_integers(dtype):
+    assert_like_torch(lambda m: m.sort(m.tensor([3, -128, 127, 0, 5], dtype=m.int64)
+                                       .to(getattr(m, dtype)), descending=True, stable=True))
