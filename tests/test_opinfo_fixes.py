@@ -372,3 +372,28 @@ def test_topk_puts_nan_with_the_largest(k, largest):
 def test_descending_sort_of_integers(dtype):
     assert_like_torch(lambda m: m.sort(m.tensor([3, -128, 127, 0, 5], dtype=m.int64)
                                        .to(getattr(m, dtype)), descending=True, stable=True))
+
+
+# --- einsum: invalid equations raise PyTorch's errors --------------------------------------
+EINSUM_CASES = [
+    ("ij,jk->ik", [(2, 2)]), ("ij->i", [(2, 2), (2,)]), ("ij->ik", [(2, 2)]),
+    ("ij->ii", [(2, 2)]), ("i1->i", [(2, 2)]), ("ijk->i", [(2, 2)]), ("i->", [(2, 2)]),
+    ("ij-i", [(2, 2)]), ("i.j->i", [(2, 2)]), ("ij->I", [(2, 2)]), ("i,j->ij->k", [(2,), (2,)]),
+    ("ij->i.", [(2, 2)]), ("...i...->i", [(2, 2)]), ("ij->j i", [(2, 2)]), ("i j->ji", [(2, 2)]),
+    ("", [()]), ("->", [()]), ("i->", [()]), ("ij,->", [(2, 2), (2,)]), ("i-,j", [(2,), (2,)]),
+    ("ij>i", [(2, 2)]), ("ij,jk", [(2, 3), (3, 2)]), ("...ij->...ji", [(4, 2, 3)]),
+    ("i,i,i->", [(3,), (3,)]), ("bij,bjk->bik", [(2, 2, 3), (2, 3, 2)]),
+    ("ij->...j", [(2, 3)]), ("i...->..", [(2, 3)]), ("ii->i", [(3, 3)]),
+]
+
+
+@pytest.mark.parametrize("equation, shapes", EINSUM_CASES)
+def test_einsum_equations(equation, shapes):
+    def run(m):
+        operands = [(m.arange(math.prod(s), dtype=m.float64).reshape(s) + 1).requires_grad_()
+                    for s in shapes]
+        out = m.einsum(equation, *operands)
+        out.sum().backward()
+        return [out, *(t.grad for t in operands)]
+
+    assert_like_torch(run)
