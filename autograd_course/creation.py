@@ -6,6 +6,7 @@ become float32 and Python ints int64, as in PyTorch; NumPy arrays keep their dty
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -13,7 +14,7 @@ import numpy as np
 from . import _array, _backend, _messages, dtypes
 from . import random as _random
 from .autograd import grad_mode
-from .ops.operands import check_fits, number_array
+from .ops.operands import _CONVERTED_NAMES, check_fits, number_array
 from .tensor import Tensor
 
 
@@ -111,16 +112,89 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         start, end = 0, start
     if dtype is None:
         dtype = dtypes.from_numpy(_array.infer_dtype([start, end, step]))
-    dev = _backend.factory_device(device)
-    array = _backend.create(dev, "arange", start, end, step, dtype=dtypes.to_numpy(dtype))
+    _check_range(start, end, step)
+    dev, np_dtype = _backend.factory_device(device), dtypes.to_numpy(dtype)
+    if np_dtype.kind in "iu":
+        array = _on(dev, _integer_arange(start, end, step, np_dtype))
+    else:  # start + i·step computed in double (float for half), then rounded to the dtype
+        wide = np.float32 if np_dtype == np.float16 else np.float64
+        indices = np.arange(math.ceil((end - start) / step), dtype=wide)
+        array = _on(dev, (wide(start) + wide(step) * indices).astype(np_dtype))
     return _finish(array, dev, requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dev = _backend.factory_device(device)
-    array = _backend.create(dev, "linspace", start, end, steps,
-                            dtype=dtypes.to_numpy(dtype or dtypes.float32))
+    dev, np_dtype = _backend.factory_device(device), dtypes.to_numpy(dtype or dtypes.float32)
+    if np_dtype.kind in "iu":
+        array = _on(dev, _integer_linspace(start, end, steps, np_dtype))
+    else:
+        kind = np_dtype.type
+        array = _on(dev, _halves(kind(start), kind(end), steps, kind))
     return _finish(array, dev, requires_grad)
+
+
+def _on(dev, array):
+    return array if dev is _backend.CPU else _backend.to_device(array, dev)
+
+
+def _check_range(start, end, step) -> None:
+    """PyTorch's checks of arange's numbers, made on them as given (in double precision)."""
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
+def _integer_arange(start, end, step, np_dtype) -> np.ndarray:
+    """PyTorch's CPU arange for an integer dtype. start, end and step become int64, their
+    fractions dropped (-1.5 → -1); element i is start + i·step, converted (wrapping) to the
+    dtype. The length is ⌈(end - start) / step⌉ of the numbers *as given*, except for int64,
+    where it is (end - start + step - sign(step)) / step in integers, of the truncated ones."""
+    first, last, by = int(start), int(end), int(step)
+    if np_dtype == np.int64:
+        if by == 0:
+            raise ValueError("step must be nonzero")
+        length = (last - first + by - (1 if by > 0 else -1)) // by  # both signs agree: ≥ 0
+    else:
+        length = math.ceil((end - start) / step)
+    return (first + by * np.arange(length, dtype=np.int64)).astype(np_dtype)
+
+
+def _integer_linspace(start, end, steps: int, np_dtype) -> np.ndarray:
+    """PyTorch's CPU linspace for an integer dtype: start and end converted to the dtype
+    first, the points computed from them in double precision, each truncated toward zero."""
+    first, last = _integer_scalar(start, np_dtype), _integer_scalar(end, np_dtype)
+    points = _halves(np.float64(first), np.float64(last), steps, np.float64)
+    return np.trunc(points).astype(np.int64).astype(np_dtype)
+
+
+def _halves(first, last, steps: int, np_dtype) -> np.ndarray:
+    """PyTorch's linspace points, computed in ``np_dtype`` (that of first and last): the step
+    is (last - first) / (steps - 1); the first half of the points counts up from first, the
+    second half down from last (so both ends are exact)."""
+    if steps == 1:
+        return np.array([first], dtype=np_dtype)
+    step = (last - first) / np_dtype(steps - 1)
+    i = np.arange(steps).astype(np_dtype)
+    up, down = first + step * i, last - step * (np_dtype(steps - 1) - i)
+    return np.where(np.arange(steps) < steps // 2, up, down).astype(np_dtype)
+
+
+def _integer_scalar(value, np_dtype) -> int:
+    """A Python number converted to an integer dtype as PyTorch's Scalar conversion does: an
+    overflow is an error; an int may also be negative down to -max for an unsigned type (it
+    wraps around: uint8 takes -10 as 246); a float loses its fraction."""
+    info = np.iinfo(np_dtype)
+    if isinstance(value, numbers.Integral):
+        low = -info.max if np_dtype.kind == "u" else info.min
+    else:
+        low = info.min
+    if not low <= value <= info.max:
+        raise RuntimeError(f"value cannot be converted to type {_CONVERTED_NAMES[np_dtype.name]}"
+                           " without overflow")
+    return int(np.array(int(value)).astype(np_dtype))
 
 
 def _like(fn, x, dtype, device, requires_grad, **kw):

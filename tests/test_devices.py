@@ -427,8 +427,9 @@ OP_CASES = [
                            ops.swapaxes(x, 0, 1), ops.unflatten(x, 1, (2, 2)),
                            ops.hstack([x, x]), ops.vstack([x, x])), [normal(3, 4)]),
     ("scan", lambda x: (ops.cumsum(x, 1), ops.cumprod(x, 0), ops.prod(x), ops.prod(x, 1),
-                        ops.logsumexp(x, 1), *ops.var_mean(x, 0), ops.median(x),
-                        ops.median(x, 1)[0], ops.count_nonzero(x)), [normal(3, 4)]),
+                        ops.logsumexp(x, 1), *ops.var_mean(x, 0), *ops.std_mean(x, 1),
+                        ops.median(x), ops.median(x, 1)[0], ops.count_nonzero(x)),
+     [normal(3, 4)]),
     ("gather-scatter", lambda x, s: (
         ops.gather(x, 1, _idx(x, [[0, 3], [2, 2], [1, 0]])),
         ops.scatter(x, 1, _idx(x, [[0, 3], [2, 1], [1, 0]]), s),

@@ -94,7 +94,7 @@ from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, s
 from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, frac, remainder, round, trunc
 from .sampling import multinomial
-from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, var_mean
+from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, std_mean, var_mean
 from .shape import (
     clone,
     contiguous,

@@ -2,9 +2,11 @@
 so their nodes are those of the ops they are made of):
 
 * scaled_dot_product_attention(q, k, v) = softmax(q kᵀ · scale + mask) v,  scale = 1/√d;
-  ``is_causal`` masks out the keys after each query (the upper triangle).
+  ``is_causal`` masks out the keys after each query (the upper triangle); a query with every key
+  masked out gets zero weights.
 * normalize(x) = x / max(‖x‖_p, eps) along ``dim``
-* cosine_similarity(a, b) = Σ (a / max(‖a‖, eps)) (b / max(‖b‖, eps)) along ``dim``
+* cosine_similarity(a, b) = Σ (a / max(‖a‖, eps)) (b / max(‖b‖, eps)) along ``dim``, a and b
+  broadcast to one shape first
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd.grad_mode import no_grad
 from .activations.softmax import softmax
 from .arrange import tril
+from .broadcasting import broadcast_shape
+from .combine import where
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -45,7 +50,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
             scores = scores.masked_fill(~attn_mask, -math.inf)
         else:
             scores = scores + attn_mask
-    return softmax(scores, -1).matmul(value)
+    # A query whose keys are all masked out attends to nothing: PyTorch gives it zero weights
+    # (and zero gradients) where a plain softmax of -inf everywhere would give NaN.
+    dead = (scores == -math.inf).all(-1, keepdim=True)
+    weights = where(dead, 0.0, softmax(where(dead, 0.0, scores), -1))
+    return weights.matmul(value)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
@@ -59,6 +68,15 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast)."""
-    a = x1 / x1.norm(2, dim, keepdim=True).clamp_min(eps)
-    b = x2 / x2.norm(2, dim, keepdim=True).clamp_min(eps)
-    return (a * b).sum(dim)
+    shape = broadcast_shape(x1.shape, x2.shape)  # broadcast first: the norms are of the
+    x1, x2 = x1.expand(shape), x2.expand(shape)  # vectors actually multiplied
+    return (x1 / _norm_at_least(x1, dim, eps) * (x2 / _norm_at_least(x2, dim, eps))).sum(dim)
+
+
+def _norm_at_least(x: Tensor, dim: int, eps: float) -> Tensor:
+    """max(‖x‖, eps) along ``dim``, the clamp done without recording (as PyTorch does): the
+    gradient is that of the norm itself, even where eps replaced it."""
+    norm = x.norm(2, dim, keepdim=True).clone()
+    with no_grad():
+        norm.clamp_(min=eps)
+    return norm

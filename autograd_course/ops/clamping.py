@@ -1,7 +1,8 @@
 """Clamping: values limited to a range, ``clamp`` (also ``clip``) and ``clamp_min``, and
 ``nan_to_num``, which turns NaN and ±inf into finite numbers.
 
-* clamp(x, lo, hi) = min(max(x, lo), hi)    d/dx = 1 inside [lo, hi], 0 where clamped
+* clamp(x, lo, hi) = min(max(x, lo), hi)    d/dx = 1 inside [lo, hi], 0 where clamped;
+  tensor bounds get the gradient where they were taken
 * clamp_min(x, lo) = max(x, lo)             d/dx = 1 where x >= lo, else 0
 * nan_to_num(x)                             d/dx = 1 where x is finite, else 0
 
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
 from ..tensor_base import TensorBase
+from .broadcasting import broadcast_shape, sum_to
 from .combine import where
 from .compare import isfinite
 from .operands import check_fits, number_array
@@ -25,7 +27,8 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 
 class Clamp(Function):
-    """y = min(max(x, lo), hi);  dy/dx = 1 inside [lo, hi], 0 where clamped."""
+    """y = min(max(x, lo), hi) with number bounds;  dy/dx = 1 inside [lo, hi], 0 where
+    clamped."""
 
     node_name = "ClampBackward1"
     saved_names = ("self",)
@@ -48,6 +51,37 @@ class Clamp(Function):
         if ctx.hi is not None:
             inside = inside & (x <= ctx.hi)
         return grad * inside.to(grad.dtype), None, None
+
+
+class ClampTensors(Function):
+    """y = min(max(x, lo), hi) with tensor bounds (either may be None), broadcast together.
+
+    Each element's gradient goes to the one tensor whose value it took: x where
+    lo <= x <= hi (a tie goes to x), lo where x < lo < hi, hi where x > hi or hi < lo (when
+    the bounds cross, every element is hi)."""
+
+    node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
+
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        ctx.save_for_backward(x, lo, hi)
+        xp, dtype = x._xp, x._data.dtype
+        bounds = [None if v is None else v._data for v in (lo, hi)]
+        return x._new(xp.clip(x._data, *bounds).astype(dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, lo, hi = ctx.saved_tensors
+        to_x, to_lo, to_hi = x == x, None, None
+        if lo is not None:
+            to_x = to_x & (x >= lo)
+            to_lo = x < lo if hi is None else (x < lo) & (lo < hi)
+        if hi is not None:
+            to_x = to_x & (x <= hi)
+            to_hi = x > hi if lo is None else (x > hi) | (hi < lo)
+        return tuple(None if to is None else sum_to(where(to, grad, 0.0), t.shape)
+                     for to, t in ((to_x, x), (to_lo, lo), (to_hi, hi)))
 
 
 class ClampMin(Function):
@@ -86,12 +120,21 @@ def clamp(input: Tensor, min: float | Tensor | None = None,  # PyTorch's keyword
     """min(max(x, min), max), in the dtype ``x`` and the bounds promote to (so an integer
     tensor clamped at 2.5 becomes float32, and a bool tensor clamped at 1 int64)."""
     target, min, max = clamp_bounds(input, min, max)
+    if isinstance(min, TensorBase) or isinstance(max, TensorBase):  # the bounds get gradients
+        shape = input.shape
+        for bound in (min, max):
+            shape = shape if bound is None else broadcast_shape(shape, bound.shape)
+        if shape != input.shape:  # PyTorch's clamp keeps x's shape
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
+        return ClampTensors.apply(cast_to(target, input)[0], min, max)
     return Clamp.apply(cast_to(target, input)[0], min, max)
 
 
 def clamp_bounds(input: Tensor, min: float | Tensor | None, max: float | Tensor | None):
     """clamp's checks of its bounds; the dtype it computes in and the bounds, a tensor one
-    cast to that dtype (``clamp_`` takes them too)."""
+    cast to that dtype, and a number one made a tensor when the other is a tensor
+    (``clamp_`` takes them too)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     target = result_type(input, min, max)
@@ -103,8 +146,11 @@ def clamp_bounds(input: Tensor, min: float | Tensor | None, max: float | Tensor 
         raise not_implemented(kernel, input)
     check_fits(min, target)
     check_fits(max, target)
-    return (target, *(v if v is None or isinstance(v, (int, float)) else cast_to(target, v)[0]
-                      for v in (min, max)))
+    if tensors:  # a number bound next to a tensor one becomes a tensor too
+        return (target, *(v if v is None else cast_to(target, v)[0] if
+                          isinstance(v, TensorBase) else input._new(
+                              number_array(input._xp, v, target)) for v in (min, max)))
+    return target, min, max
 
 
 clip = clamp

@@ -127,16 +127,24 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         if weight is not None and weight._data.dtype != input._data.dtype:
             raise RuntimeError(
                 f"expected scalar type {scalar_type(input)} but found {scalar_type(weight)}")
-        per_class = target * log_p if weight is None else target * log_p * weight
-        losses = -per_class.sum(class_dim)
-        if reduction == "mean":
-            return losses.sum() / (input.shape[0] if input.ndim == 2 else 1)
-        return losses.sum() if reduction == "sum" else losses
+        return _soft_target_loss(log_p, target, weight, class_dim, reduction)
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
         return nll
     return (1 - label_smoothing) * nll + _smoothing_term(
         log_p, target, weight, ignore_index, reduction) * (label_smoothing / log_p.shape[class_dim])
+
+
+def _soft_target_loss(log_p, target, weight, class_dim, reduction):
+    """ℓ = -Σ_c w_c t_c log p_c for each sample (and each spatial position), the class weights
+    laid along the class dim; 'mean' averages over those N·d1·… losses (numel / C)."""
+    if weight is not None:
+        weight = weight.reshape([-1 if d == class_dim else 1 for d in range(log_p.ndim)])
+    per_class = target * log_p if weight is None else target * log_p * weight
+    losses = -per_class.sum(class_dim)
+    if reduction == "mean":
+        return losses.sum() / (log_p.numel() // log_p.shape[class_dim])
+    return losses.sum() if reduction == "sum" else losses
 
 
 def _smoothing_term(log_p, target, weight, ignore_index, reduction):

@@ -41,13 +41,15 @@ class Gather(Function):
     def forward(ctx, x, dim, index):
         ctx.shape, ctx.dim = x.shape, dim
         ctx.save_for_backward(index)
-        if x.ndim == 0:
-            return x._new(x._data.copy())
+        if x.ndim == 0:  # a 0-d tensor acts as one of shape (1,): index's shape, all x
+            return x._new(x._data.reshape(1)[index._data.reshape(-1)].reshape(index.shape))
         return x._new(x._data[_positions(index, dim)])
 
     @staticmethod
     def backward(ctx, grad):
         (index,) = ctx.saved_tensors
+        if not ctx.shape:  # every element was the 0-d x
+            return grad.sum(), None, None
         return grad.new_zeros(ctx.shape).scatter_add(ctx.dim, index, grad), None, None
 
 
@@ -154,6 +156,13 @@ def _check_index(input, dim, index, name: str, src=None) -> None:
         raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
 
 
+def check_src_tensor(src, position: int) -> None:
+    """scatter_add takes its source as a tensor only (``scatter`` also takes a number)."""
+    if not is_tensor(src):
+        raise TypeError(f"scatter_add(): argument 'src' (position {position}) must be Tensor, "
+                        f"not {type(src).__name__}")
+
+
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = input[i][index[i][j]]`` (for ``dim=1``): pick along ``dim``."""
     dim = normalize_dim(dim, input.ndim)
@@ -177,6 +186,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | float | None =
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy of ``input`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim=1``)."""
+    check_src_tensor(src, 4)
     dim = normalize_dim(dim, input.ndim)
     _check_index(input, dim, index, "scatter_add", src)
     return ScatterAdd.apply(input, dim, index, src)

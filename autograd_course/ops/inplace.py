@@ -31,7 +31,7 @@ from .activations.rectifiers import Relu
 from .activations.sigmoids import Sigmoid, Tanh
 from .arithmetic import Add, Div, Mul, Neg, Reciprocal, Sub
 from .broadcasting import broadcast_error
-from .clamping import Clamp, clamp_bounds
+from .clamping import Clamp, ClampTensors, clamp_bounds
 from .compare import bitwise_xor
 from .devices import same_device
 from .dtype_checks import (
@@ -70,7 +70,8 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 
 Add_, Sub_, Mul_, Div_ = map(written_in_place, (Add, Sub, Mul, Div))
-Pow_, PowScalar_, Clamp_ = map(written_in_place, (Pow, PowScalar, Clamp))
+Pow_, PowScalar_, Clamp_, ClampTensors_ = map(written_in_place,
+                                               (Pow, PowScalar, Clamp, ClampTensors))
 DivRounding_, Remainder_, RemainderScalar_, NotDifferentiable_ = map(
     written_in_place, (DivRounding, Remainder, RemainderScalar, NotDifferentiable))
 UNARY = {name: written_in_place(op) for name, op in {  # x.exp_() is UNARY["exp"].apply(x)
@@ -180,7 +181,10 @@ def clamp_(x: Tensor, min: float | Tensor | None = None,
     check_inplace(x, others=(min, max))
     check_clamp_cast(x, min, max)
     check_inplace_result(x, min, max)
-    return Clamp_.apply(x, *clamp_bounds(x, min, max)[1:])
+    _, min, max = clamp_bounds(x, min, max)
+    if is_tensor(min) or is_tensor(max):  # the bounds get gradients
+        return ClampTensors_.apply(x, min, max)
+    return Clamp_.apply(x, min, max)
 
 
 def bitwise_xor_(x: Tensor, other: Tensor | float) -> Tensor:

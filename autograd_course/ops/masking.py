@@ -28,7 +28,7 @@ def _fill(x, mask, value, ctx):
     shape = broadcast_shape(x.shape, mask.shape)
     ctx.x_shape, ctx.mask = x.shape, mask
     out = xp.where(mask, xp.asarray(value, dtype=x._data.dtype), x._data)
-    return x._new(xp.ascontiguousarray(xp.broadcast_to(out, shape)))
+    return x._new(xp.broadcast_to(out, shape).copy())  # (ascontiguousarray makes 0-d 1-d)
 
 
 class MaskedFill(Function):
@@ -139,11 +139,15 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, 
     """The indices of the non-zero elements: an (n, ndim) int64 tensor, or one index tensor
     per dimension with ``as_tuple=True`` (what ``where(condition)`` returns)."""
     xp = input._xp
-    found = xp.nonzero(input._data) if input.ndim else xp.nonzero(input._data.reshape(1))
+    if input.ndim == 0:  # a 0-d tensor: one match with no index (n, 0), as a 1-d one's in tuples
+        found = xp.nonzero(input._data.reshape(1))
+        if as_tuple:
+            return (input._new(found[0].astype("int64")),)
+        return input._new(xp.zeros((found[0].size, 0), dtype="int64"))
+    found = xp.nonzero(input._data)
     if as_tuple:
         return tuple(input._new(i.astype("int64")) for i in found)
-    return input._new(xp.stack(found, axis=1).astype("int64") if found else
-                  xp.zeros((0, 0), dtype="int64"))
+    return input._new(xp.stack(found, axis=1).astype("int64"))
 
 
 def where(condition: Tensor, input: Tensor | float | None = None,  # PyTorch's names

@@ -20,6 +20,7 @@ from .combine import where
 from .devices import same_device
 from .dims import normalize_dim
 from .operands import binary_operands
+from .promotion import not_implemented
 from .shape import permute
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -92,6 +93,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
             f"{input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
     if input._data.dtype != mat2._data.dtype:
         raise RuntimeError(f"expected scalar type {_type(input)} but found {_type(mat2)}")
+    if input._data.dtype == bool:
+        raise not_implemented("bmm", input)
     same_device(input, mat2)
     return Bmm.apply(input, mat2)
 
@@ -103,8 +106,14 @@ def _type(t) -> str:
 
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1,
             alpha: float = 1) -> Tensor:
-    """``beta * input + alpha * bmm(batch1, batch2)`` (input broadcasts)."""
+    """``beta * input + alpha * bmm(batch1, batch2)`` (input broadcasts). For integer tensors
+    PyTorch converts ``beta`` and ``alpha`` to the integer type, dropping any fraction
+    (1.5 → 1, -2.7 → -2)."""
+    if batch1._data.dtype == bool:
+        raise not_implemented("baddbmm", batch1)
     bmm(batch1.detach(), batch2.detach())  # the same checks and errors as bmm
+    if batch1._data.dtype.kind in "iu":
+        beta, alpha = int(beta), int(alpha)
     return Baddbmm.apply(input, batch1, batch2, beta, alpha)
 
 
@@ -168,15 +177,10 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
     """Sum of products written in index notation: ``einsum("bij,bjk->bik", a, b)``."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    _check_equation(equation, operands)
     equation = equation.replace(" ", "")
     inputs, arrow, output = equation.partition("->")
-    terms = inputs.split(",")
-    if len(terms) != len(operands):
-        raise RuntimeError("einsum(): more operands were provided than specified in the "
-                           "equation" if len(operands) > len(terms) else
-                           "einsum(): fewer operands were provided than specified in the "
-                           "equation")
-    terms = _expand_ellipsis(terms, operands)
+    terms = _expand_ellipsis(inputs.split(","), operands)
     letters = "".join(terms)
     if arrow:
         output = _expand_output(output, terms)
@@ -205,6 +209,64 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
         product = t if product is None else product * t
     summed = tuple(range(len(output), len(order)))
     return product.sum(summed) if summed else product
+
+
+def _check_equation(equation: str, operands) -> None:
+    """PyTorch's checks of an einsum equation, in its order and with its messages: the
+    characters of the input terms and the number of operands, each term's length against its
+    operand's dims, then each output subscript (a letter of some input, at most once)."""
+    arrow = equation.find("->")
+    terms = _scan(equation if arrow < 0 else equation[:arrow], 0, len(operands))
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+    for i, (term, t) in enumerate(zip(terms, operands)):
+        if "." not in term and len(term) != t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
+                               f"({len(term)}) does not match the number of dimensions "
+                               f"({t.ndim}) for operand {i} and no ellipsis was given")
+    if arrow < 0:
+        return
+    output = _scan(equation[arrow + 2:], arrow + 2, None)[0].replace("...", "")
+    for n, c in enumerate(output):
+        if c in output[:n]:
+            raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the "
+                               "output")
+        if c not in "".join(terms):
+            raise RuntimeError(f"einsum(): output subscript {c} does not appear in the "
+                               "equation for any input operand")
+
+
+def _scan(side: str, start: int, operands: int | None) -> list[str]:
+    """The terms of one side of an equation (``operands`` is None for the output), spaces
+    dropped, each character checked as it comes: a letter, a comma between two of the
+    ``operands``, or one ``...`` per term. ``start`` is where the side begins in the equation
+    (PyTorch's messages count from there)."""
+    terms, i = [""], 0
+    while i < len(side):
+        c = side[i]
+        if c == ".":
+            name = "output" if operands is None else f"operand {len(terms) - 1}"
+            if "..." in terms[-1]:
+                raise RuntimeError(f"einsum(): found '.' for {name} for which an ellipsis was "
+                                   "already found")
+            if side[i:i + 3] != "...":
+                raise RuntimeError(f"einsum(): found '.' for {name} that is not part of any "
+                                   "ellipsis" + (" (...)" if operands is None else ""))
+            terms[-1], i = terms[-1] + "...", i + 3
+            continue
+        if c == "," and operands is not None:
+            if len(terms) == operands:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+            terms.append("")
+        elif c != " ":
+            if not (c.isascii() and c.isalpha()):
+                raise RuntimeError(f"einsum(): invalid subscript given at index {start + i} in "
+                                   "the equation string, subscripts must be in [a-zA-Z]")
+            terms[-1] += c
+        i += 1
+    return terms
 
 
 def _distinct(t, term: str):

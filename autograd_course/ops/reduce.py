@@ -222,6 +222,8 @@ def mean(input: Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool 
 def sum_to_size(x: Tensor, *size: int | tuple[int, ...]) -> Tensor:
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     current = x._data.shape
+    if not shape and broadcasts_to(shape, current):  # PyTorch sums it all: a bool gives int64
+        return x.sum()
     if current == shape:
         return x
     if not broadcasts_to(shape, current):

@@ -22,7 +22,7 @@ from ..autograd.function import Function
 from .combine import cat, where
 from .dims import normalize_dim
 from .reduce import _dims, _MinMaxResult, _restore
-from .stats import Var, _correction, _count, _floating
+from .stats import Std, Var, _count, _floating, dims_and_correction
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -171,6 +171,25 @@ class VarMean(Function):
         return grad_x + _restore(grad_mean, x.shape, ctx.dims, ctx.keepdim) / n, None, None, None
 
 
+class StdMean(Function):
+    """(std, mean) in one node: each output's gradient adds its own term."""
+
+    node_name = "StdMeanBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dims, correction, keepdim):
+        std = Std.forward(ctx, x, dims, correction, keepdim)  # saves x and std
+        mean = x._data.mean(axis=dims, keepdims=keepdim)
+        return std, x._new(x._xp.asarray(mean, dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad_std, grad_mean):
+        x = ctx.saved_tensors[0]
+        grad_x = Std.backward(ctx, grad_std)[0]
+        n = _count(x.shape, ctx.dims)
+        return grad_x + _restore(grad_mean, x.shape, ctx.dims, ctx.keepdim) / n, None, None, None
+
+
 class Median(Function):
     """The lower of the two middle values (PyTorch's median);  its gradient goes to it alone."""
 
@@ -248,8 +267,15 @@ def var_mean(input: Tensor, dim: int | tuple[int, ...] | None = None,
              correction: float | None = None) -> tuple:
     """``(var(input, dim), mean(input, dim))`` in one call."""
     _floating(input, "var_mean only support floating point and complex dtypes")
-    return VarMean.apply(input, _dims(dim, input.ndim), _correction(unbiased, correction),
-                         keepdim)
+    return VarMean.apply(input, *dims_and_correction(input, dim, unbiased, correction), keepdim)
+
+
+def std_mean(input: Tensor, dim: int | tuple[int, ...] | None = None,
+             unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: float | None = None) -> tuple:
+    """``(std(input, dim), mean(input, dim))`` in one call."""
+    _floating(input, "std_mean only support floating point and complex dtypes")
+    return StdMean.apply(input, *dims_and_correction(input, dim, unbiased, correction), keepdim)
 
 
 def median(input: Tensor, dim: int | None = None, keepdim: bool = False):

@@ -22,13 +22,20 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 
 def _order(xp, data, dim, descending):
-    """Stable positions that sort ``data`` along ``dim`` (equal elements keep their order)."""
+    """Stable positions that sort ``data`` along ``dim`` (equal elements keep their order).
+    NaN counts as the largest value, as in PyTorch: last in ascending order, first in
+    descending order (NumPy puts it last either way, so a second stable pass moves it)."""
     keys = data.astype(np.int8) if data.dtype == np.bool_ else data
-    if descending:
-        if keys.dtype.kind == "u":
-            keys = keys.astype(np.int64)
-        keys = -keys
-    return xp.argsort(keys, axis=dim, kind="stable")
+    if not descending:
+        return xp.argsort(keys, axis=dim, kind="stable")
+    if keys.dtype.kind in "iu":
+        keys = keys.astype(np.int64)  # so that -keys cannot wrap around (int8: -(-128))
+    order = xp.argsort(-keys, axis=dim, kind="stable")  # NaN last
+    if keys.dtype.kind != "f":
+        return order
+    is_nan = xp.isnan(xp.take_along_axis(keys, order, axis=dim))
+    nan_first = xp.argsort(~is_nan, axis=dim, kind="stable")  # False (a NaN) sorts first
+    return xp.take_along_axis(order, nan_first, axis=dim)
 
 
 def _values_and_indices(ctx, x, order, dim):

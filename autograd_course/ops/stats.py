@@ -103,8 +103,9 @@ class Std(Function):
 class Norm(Function):
     """‖x‖_p over ``dims``;  d‖x‖/dx = sign(x) |x|^(p-1) / ‖x‖^(p-1).
 
-    Special cases follow PyTorch: p = 1 gives sign(x); p = ∞ shares the gradient evenly among
-    the elements of largest magnitude; where the norm is 0 the gradient is 0.
+    Special cases follow PyTorch: p = 1 gives sign(x); p = ∞ (-∞) is the largest (smallest)
+    magnitude and shares the gradient evenly among the elements of that magnitude; where the
+    norm is 0 the gradient is 0.
     """
 
     node_name = "LinalgVectorNormBackward0"
@@ -116,6 +117,8 @@ class Norm(Function):
         magnitude = xp.abs(data)
         if p == math.inf:
             out = magnitude.max(axis=dims, keepdims=keepdim)
+        elif p == -math.inf:
+            out = magnitude.min(axis=dims, keepdims=keepdim)
         elif p == 2:
             out = xp.sqrt((data * data).sum(axis=dims, keepdims=keepdim))
         elif p == 1:
@@ -139,7 +142,7 @@ class Norm(Function):
             return None, None, None, None
         if p == 1:
             return grad * x.sign(), None, None, None
-        if p == math.inf:
+        if p in (math.inf, -math.inf):
             winners = (x.abs() == out).to(grad.dtype)
             share = grad / winners.sum(dims, keepdim=True)
             return share * winners * x.sign(), None, None, None
@@ -159,18 +162,27 @@ def _correction(unbiased, correction) -> float:
     return 1 if unbiased is None or unbiased else 0
 
 
+def dims_and_correction(x, dim, unbiased, correction) -> tuple[tuple[int, ...], float]:
+    """The reduced dims and the correction of var/std/var_mean/std_mean. PyTorch's third form,
+    ``var(input, unbiased)``, takes a bool in the place of ``dim``: ``x.var(False)`` is the
+    biased variance of all elements, not the variance along dim 0."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    return _dims(dim, x.ndim), _correction(unbiased, correction)
+
+
 def var(input: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
         keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Variance over ``dim`` (all dims when None); unbiased (n - 1) unless told otherwise."""
     _floating(input, _VAR_DTYPE)
-    return Var.apply(input, _dims(dim, input.ndim), _correction(unbiased, correction), keepdim)
+    return Var.apply(input, *dims_and_correction(input, dim, unbiased, correction), keepdim)
 
 
 def std(input: Tensor, dim: int | tuple[int, ...] | None = None, unbiased: bool | None = None,
         keepdim: bool = False, *, correction: float | None = None) -> Tensor:
     """Standard deviation: the square root of ``var``."""
     _floating(input, _VAR_DTYPE)
-    return Std.apply(input, _dims(dim, input.ndim), _correction(unbiased, correction), keepdim)
+    return Std.apply(input, *dims_and_correction(input, dim, unbiased, correction), keepdim)
 
 
 def norm(input: Tensor, p: float | str = 2, dim: int | tuple[int, ...] | None = None,

@@ -11,7 +11,14 @@ from __future__ import annotations
 from .. import ops
 from ..ops import masking
 from ..ops.dims import normalize_dim
-from ..ops.gather import gather, index_select, masked_select, scatter, scatter_add
+from ..ops.gather import (
+    check_src_tensor,
+    gather,
+    index_select,
+    masked_select,
+    scatter,
+    scatter_add,
+)
 
 
 class TensorIndexing:
@@ -41,6 +48,7 @@ class TensorIndexing:
         return scatter(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim, index, src):
+        check_src_tensor(src, 3)  # the method counts from dim: src is its third argument
         return scatter_add(self, dim, index, src)
 
     def index_select(self, dim, index):
