@@ -6,9 +6,12 @@ through an identity ``Function`` (``BackwardHookFunction``). In backward, a post
 outputs' node sees the gradients of the module's outputs (``grad_output``; the pre-hooks may
 replace them), and a post-hook on the inputs' node sees the gradients of its inputs
 (``grad_input``) and calls ``hook(module, grad_input, grad_output)``, which may replace them.
+When no input requires grad, the hooks run with the outputs' node, with a warning as PyTorch's.
 """
 
 from __future__ import annotations
+
+import warnings
 
 from ..autograd import grad_mode
 from ..autograd.function import Function
@@ -26,6 +29,12 @@ class BackwardHookFunction(Function):
     @staticmethod
     def backward(ctx, *grads):
         return grads
+
+
+NO_INPUT_REQUIRES_GRAD = (
+    "Full backward hook is firing when gradients are computed with respect to module outputs "
+    "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+    "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.")
 
 
 def _packed(indices, values, size: int) -> tuple:
@@ -91,6 +100,9 @@ class BackwardHook:
             self.grad_outputs = result
         grad_outputs = self.grad_outputs
         if self.input_index is None:
+            # stacklevel 6: the learner's ``loss.backward()`` (through Tensor.backward, the
+            # engine's backward and _run, and the node's post-hooks), as PyTorch's 5 points at
+            warnings.warn(NO_INPUT_REQUIRES_GRAD, UserWarning, stacklevel=6)
             for hook in self.hooks:
                 result = hook(self.module, (None,) * self.n_inputs, self.grad_outputs)
                 if result is not None and not (isinstance(result, tuple)

@@ -26,6 +26,7 @@ from . import wasm
 from .display import INSTALL_HINT, GraphView
 from .dot import to_graph_view
 from .graph import build_model
+from .recorder import GradientRecorder, progress
 from .scalar import is_scalar_value, value_model, value_text
 from .steps import (
     BackwardAnimation,
@@ -89,4 +90,5 @@ def draw_graph(*roots, params=None, show_data: bool = True, show_grad: bool = Tr
 __all__ = [
     "draw_graph", "graph_text", "backward_steps", "animate_backward", "GraphView",
     "BackwardFrame", "BackwardAnimation", "BackwardStrip", "INSTALL_HINT",
+    "GradientRecorder", "progress",
 ]
