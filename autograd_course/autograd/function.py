@@ -69,7 +69,8 @@ class BackwardNode(Node, LegacyCtx):
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
         next_functions, input_info = [], []  # input_info: (shape, dtype) per input, or None
-        versions = [getattr(t, "_version", None) for t in self.to_save] if self.dirty else None
+        versions = [None if getattr(t, "_inference", True) else t._version  # (None: not a
+                    for t in self.to_save] if self.dirty else None  # tensor, or saved refuses)
         for a in args:
             if isinstance(a, TensorBase):
                 made_by, nr = edge = gradient_edge(a)  # the node that made it (a leaf's: its
@@ -220,7 +221,8 @@ class Function:
         ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad
                                       for a in args])
         enabled = grad_mode.state.enabled  # (off under no_grad, and in backward formulas)
-        record = enabled and True in ctx.needs_input_grad
+        record = enabled and True in ctx.needs_input_grad and (  # (a built-in: as PyTorch's
+            not ctx._builtin or grad_mode.autograd_sees(args))  # dispatcher, inference_mode)
         if record:
             ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
             if anomaly.state.enabled:
@@ -240,10 +242,6 @@ class Function:
             return ctx.record(args, outputs)
         if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)
             outputs = ctx.unrecorded(args, outputs)
-        if grad_mode.state.inference:
-            for out in outputs if isinstance(outputs, tuple) else (outputs,):
-                if isinstance(out, TensorBase) and not _is_in(out, ctx.dirty):  # (new ones)
-                    out._inference = True
         return outputs
 
 
