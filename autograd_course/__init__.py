@@ -30,6 +30,7 @@ from ._messages import is_warn_always_enabled, set_warn_always
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .autograd import functional as _autograd_functional  # ag.autograd.functional, as torch's
 from .autograd.anomaly import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .autograd.grad_mode import is_inference_mode_enabled
 from .compat.legacy_tensors import (
     BoolTensor,
     ByteTensor,

@@ -75,7 +75,7 @@ class Tensor(TensorBase, TensorOperators, TensorPointwise, TensorReductions, Ten
 
     def detach(self) -> Tensor:
         """A new leaf that shares this tensor's memory (and version counter): not a copy."""
-        out = self._new(self._data)
+        out = self.data
         out._version_counter = self._shared_version_counter()
         return out
 
@@ -91,8 +91,10 @@ class Tensor(TensorBase, TensorOperators, TensorPointwise, TensorReductions, Ten
 
     @property
     def data(self) -> Tensor:
-        """The same memory, outside autograd, and without bumping the version counter."""
-        return self._new(self._data)
+        """The same memory, outside autograd, without bumping the version counter."""
+        out = self._new(self._data)
+        out._inference = self._inference
+        return out
 
     @data.setter
     def data(self, value: Tensor) -> None:

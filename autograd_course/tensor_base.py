@@ -7,25 +7,13 @@ C++ ``TensorBase``, under the Python ``Tensor`` class):
 - ``grad_fn``: the graph node of the operation that made it (``None`` for a leaf);
 - ``grad``: where ``backward`` leaves dL/d(this tensor), for leaves;
 - ``_version``: how many times it was changed in place (a saved tensor checks this).
-
-``autograd/`` and ``ops/`` import this module; ``tensor.py`` builds ``Tensor`` on top of it by
-adding the methods (``x.exp()``, ``+``, ``x.backward()``...).
 """
 
 from __future__ import annotations
 
 import warnings
 
-from . import _backend, _messages
-
-
-class VersionCounter:
-    """Counts in-place changes to a block of memory; tensors sharing memory share one."""
-
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
+from . import _backend, _messages, autograd_state
 
 
 class RemovableHandle:
@@ -68,7 +56,7 @@ class TensorBase:
     _post_accumulate_grad_hooks = None  # a leaf's hooks run after its .grad was updated
     _retains_grad = False
     _accumulate_grad = None  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
-    _inference = False
+    _inference = False       # made under inference_mode (or a view of such a tensor)
     name = None
     __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
 
@@ -80,6 +68,8 @@ class TensorBase:
         self._grad = None
         self._output_nr = 0
         self._version_counter = None
+        if autograd_state.state.inference:  # every tensor made in inference mode is one
+            self._inference = True
 
     @classmethod
     def _wrap(cls, array, device=_backend.CPU):
@@ -100,6 +90,8 @@ class TensorBase:
             raise RuntimeError(_messages.set_requires_grad_non_leaf(flag))
         if flag and self._data.dtype.kind not in "fc":
             raise RuntimeError(_messages.REQUIRES_GRAD_DTYPE)
+        if flag and self._inference and not autograd_state.state.inference:
+            raise RuntimeError(_messages.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(flag)
 
     @requires_grad.deleter
@@ -121,7 +113,7 @@ class TensorBase:
         return self.grad_fn is None
 
     def is_inference(self) -> bool:
-        """True for tensors made under ``inference_mode``."""
+        """True for tensors made under ``inference_mode``, and views of them."""
         return self._inference
 
     # --- the gradient ------------------------------------------------------------------------
@@ -190,17 +182,22 @@ class TensorBase:
     # --- in-place changes and views ------------------------------------------------------------
     @property
     def _version(self) -> int:
-        """How many times this memory was changed in place."""
+        """How many times this memory was changed in place (inference tensors do not count)."""
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._version_counter is None else self._version_counter.value
 
     def _bump_version(self) -> None:
-        self._shared_version_counter().value += 1
+        if not self._inference:  # (an inference tensor has no counter)
+            self._shared_version_counter().value += 1
+        elif not autograd_state.state.inference:  # as PyTorch, refused after the op has written
+            raise RuntimeError(_messages.INFERENCE_INPLACE)
 
-    def _shared_version_counter(self) -> VersionCounter:
+    def _shared_version_counter(self) -> autograd_state.VersionCounter:
         """The counter to share with another tensor on this memory (made the first time:
         most results are never changed in place nor shared, and need none)."""
         if self._version_counter is None:
-            self._version_counter = VersionCounter()
+            self._version_counter = autograd_state.VersionCounter()
         return self._version_counter
 
     def _is_view(self) -> bool:

@@ -69,7 +69,10 @@ class BackwardNode(Node, LegacyCtx):
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
         next_functions, input_info = [], []  # input_info: (shape, dtype) per input, or None
-        versions = [getattr(t, "_version", None) for t in self.to_save] if self.dirty else None
+        # a dirty call's saved inputs keep their versions from before the write (None: not a
+        # tensor, or an inference tensor, which has none: saving it is refused below)
+        versions = [None if getattr(t, "_inference", True) else t._version
+                    for t in self.to_save] if self.dirty else None
         for a in args:
             if isinstance(a, TensorBase):
                 made_by, nr = edge = gradient_edge(a)  # the node that made it (a leaf's: its
@@ -220,7 +223,9 @@ class Function:
         ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad
                                       for a in args])
         enabled = grad_mode.state.enabled  # (off under no_grad, and in backward formulas)
-        record = enabled and True in ctx.needs_input_grad
+        # a built-in op only where PyTorch's autograd layer sees it (not in inference_mode)
+        record = enabled and True in ctx.needs_input_grad and (
+            not ctx._builtin or grad_mode.autograd_sees(args))
         if record:
             ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
             if anomaly.state.enabled:
@@ -240,10 +245,6 @@ class Function:
             return ctx.record(args, outputs)
         if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)
             outputs = ctx.unrecorded(args, outputs)
-        if grad_mode.state.inference:
-            for out in outputs if isinstance(outputs, tuple) else (outputs,):
-                if isinstance(out, TensorBase) and not _is_in(out, ctx.dirty):  # (new ones)
-                    out._inference = True
         return outputs
 
 

@@ -1,8 +1,16 @@
-"""Grad mode: whether new operations are recorded in the graph.
+"""Grad mode: whether new operations are recorded in the graph; and inference mode.
 
 One switch decides it. ``no_grad`` turns it off for a block (or a function, as a decorator),
 ``enable_grad`` turns it back on, ``set_grad_enabled(flag)`` sets it either way. Each restores
 the previous state on exit, so they nest.
+
+``inference_mode`` is a stricter ``no_grad``: inside it built-in ops record nothing, even under
+``enable_grad``, and every tensor made is an *inference tensor* (``x.is_inference()``), which
+PyTorch spares the autograd bookkeeping: it has no version counter (``x._version`` raises),
+and outside inference mode it may not be changed in place, set to require grad, or saved for
+backward (tensor_base.py, saved_tensor.py). A view of it is one too; a view of a normal tensor
+taken inside stays normal. The switches themselves live below the tensor, in
+``autograd_state.py``.
 """
 
 from __future__ import annotations
@@ -11,19 +19,8 @@ import functools
 import inspect
 import warnings
 
-
-class _GradMode:
-    __slots__ = ("enabled", "inference", "user")
-
-    def __init__(self) -> None:
-        self.enabled = True
-        self.inference = False  # inside inference_mode: new tensors report is_inference()
-        # the mode the blocks below set; ``Function.apply`` turns ``enabled`` off around a
-        # forward, not this (a view remembers whether it was taken under no_grad, views.py)
-        self.user = True
-
-
-state = _GradMode()
+from ..autograd_state import state
+from ..tensor_base import TensorBase
 
 
 def _switch(mode: bool) -> tuple:
@@ -36,6 +33,19 @@ def _switch(mode: bool) -> tuple:
 def is_grad_enabled() -> bool:
     """True when operations on tensors that require grad are being recorded."""
     return state.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode`` (and not inside an ``inference_mode(False)`` in it)."""
+    return state.inference
+
+
+def autograd_sees(operands) -> bool:
+    """Whether PyTorch's autograd layer sees a built-in op on these operands (only there are
+    ops recorded and in-place writes into leaves refused): never inside inference mode, even
+    under ``enable_grad``, and not when every tensor operand is an inference tensor."""
+    return not state.inference and any(
+        isinstance(t, TensorBase) and not t._inference for t in operands)
 
 
 class set_grad_enabled:  # PyTorch's name
@@ -152,29 +162,28 @@ class enable_grad(_GradModeBlock):
     mode = True
 
 
-class inference_mode(no_grad):
-    """Like ``no_grad``, and the tensors made inside report ``is_inference()``.
-
-    (PyTorch also skips version counting there; our engine has no cheaper mode than no_grad.)
-    """
+class inference_mode(_GradModeBlock):
+    """``no_grad``, stricter: nothing is recorded inside, and the tensors made are inference
+    tensors (see the top of this file). ``inference_mode(False)`` turns it off again, and grad
+    mode on, until the block ends; as a decorator, ``@inference_mode`` or
+    ``@inference_mode()``."""
 
     def __new__(cls, mode=True):
-        if callable(mode):  # bare ``@inference_mode`` above a def
+        if not isinstance(mode, bool):  # bare ``@inference_mode`` above a def (PyTorch's test)
             return _decorate(mode, cls)
         return object.__new__(cls)
 
     def __init__(self, mode: bool = True) -> None:
-        self.mode = not mode
+        self.mode = mode
 
     def __enter__(self) -> None:
-        super().__enter__()
-        self.prev_inference = state.inference
-        state.inference = not self.mode
+        self.prev = state.enabled, state.user, state.inference
+        state.enabled = state.user = not self.mode
+        state.inference = self.mode
 
     def __exit__(self, *exc) -> None:
-        super().__exit__(*exc)
-        state.inference = self.prev_inference
+        state.enabled, state.user, state.inference = self.prev
 
     def __call__(self, func):
-        mode = not self.mode
+        mode = self.mode
         return _decorate(func, lambda: inference_mode(mode))

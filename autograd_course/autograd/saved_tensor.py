@@ -64,6 +64,8 @@ class SavedTensor:
         into memory it shares (``y.mul_(y)`` saves ``y`` as it was: backward must refuse)."""
         if tensor is None:  # PyTorch's are only made by autograd (or _make_saved_tensor)
             raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+        if tensor._inference:  # it has no version to check (PyTorch's SavedVariable refuses)
+            raise RuntimeError(_messages.INFERENCE_SAVED)
         self.version = tensor._version if is_output or version is None else version
         self.is_output = is_output
         self.was_leaf = tensor.grad_fn is None

@@ -42,7 +42,13 @@ WHY = {  # PyTorch's reason for each refusal, and what to do instead
 
 def register_view(view, x, multiple_outputs: bool = False) -> None:
     """Make ``view``, a new tensor on ``x``'s memory, a view of ``x``: its base is the tensor
-    that owns the memory, it shares x's version counter, and it remembers how it was made."""
+    that owns the memory, it shares x's version counter, and it remembers how it was made.
+    As PyTorch: a view of an inference tensor is an inference tensor, and no view to autograd
+    (no base); a view of a normal tensor is normal, even when taken in inference mode."""
+    if x._inference or grad_mode.state.inference:
+        view._inference = x._inference
+        if x._inference:
+            return
     view._version_counter = x._shared_version_counter()
     view._base = owner = x if x._base is None else x._base
     if owner._views is None:

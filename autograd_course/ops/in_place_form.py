@@ -88,15 +88,24 @@ _OVERLAP_MESSAGE = (
 )
 
 
-def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = ()) -> None:
+def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = (),
+                  wrapped: bool = False) -> None:
     """PyTorch's refusal to write into a leaf that requires grad (or a view of one), and into
     memory where several elements are one (an ``expand``ed tensor: a stride 0 along a
     dimension of more than one element). ``written``: the part of ``x`` a write goes to;
-    ``others``: the op's other operands (the write is recorded if one requires grad)."""
+    ``others``: the op's other operands (the write is recorded if one requires grad). The
+    autograd checks are skipped where PyTorch's autograd layer does not see the write
+    (``autograd_sees``): then only the version bump may refuse it (an inference tensor).
+    ``wrapped``: PyTorch made a normal tensor, which that layer sees, of the op's number
+    (``x.add_(1)``) or index (``x[[0, 1]] = v``); ``view``: ``x[0] = v`` writes into ``x[0]``,
+    a view, which for an inference ``x`` is an inference tensor that does not require grad."""
     written = x._data if written is None else written
     if not getattr(x._data.flags, "writeable", True) or any(
             step == 0 and n > 1 for step, n in zip(written.strides, written.shape)):
         raise RuntimeError(_OVERLAP_MESSAGE)
+    if view and x._inference or not (grad_mode.autograd_sees((x, *others)) or (
+            wrapped and not grad_mode.state.inference)):
+        return
     views.check_rebase(x, recorded=recording(x, *others))
     if not (x._requires_grad and grad_mode.state.enabled):
         return
@@ -109,6 +118,6 @@ def check_inplace(x: Tensor, view: bool = False, written=None, others: tuple = (
 
 def recording(x, *others) -> bool:
     """Whether a write into ``x`` with these other operands is recorded in the graph."""
-    return grad_mode.state.enabled and (
+    return grad_mode.state.enabled and grad_mode.autograd_sees((x, *others)) and (
         x._requires_grad or any(is_tensor(o) and o._requires_grad for o in others)
     )

@@ -95,7 +95,7 @@ def _check_kernel(x, other, kernel: str) -> None:
 
 def add_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x += alpha·other."""
-    check_inplace(x, others=(other,))
+    check_inplace(x, others=(other,), wrapped=not is_tensor(other))
     check_inplace_result(x, other)
     if type(alpha) is not int or alpha != 1:  # 1.0 and True are checked too
         check_alpha(x, alpha)
@@ -106,7 +106,7 @@ def add_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
 def sub_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """x -= alpha·other."""
     check_sub(x, other)
-    check_inplace(x, others=(other,))
+    check_inplace(x, others=(other,), wrapped=not is_tensor(other))
     check_inplace_result(x, other)
     if type(alpha) is not int or alpha != 1:
         check_alpha(x, alpha)
@@ -116,14 +116,14 @@ def sub_(x: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
 
 def mul_(x: Tensor, other: Tensor | float) -> Tensor:
     """x *= other."""
-    check_inplace(x, others=(other,))
+    check_inplace(x, others=(other,), wrapped=not is_tensor(other))
     check_inplace_result(x, other)
     return Mul_.apply(x, _other(x, other, opmath=True))
 
 
 def div_(x: Tensor, other: Tensor | float, *, rounding_mode: str | None = None) -> Tensor:
     """x /= other (rounded down or towards 0 with ``rounding_mode='floor'``/``'trunc'``)."""
-    check_inplace(x, others=(other,))
+    check_inplace(x, others=(other,), wrapped=not is_tensor(other))
     check_inplace_result(x, other, floats=rounding_mode is None)
     if rounding_mode is None:
         return Div_.apply(x, _other(x, other, floats=True, opmath=True))
@@ -135,7 +135,7 @@ def div_(x: Tensor, other: Tensor | float, *, rounding_mode: str | None = None) 
 
 def floor_divide_(x: Tensor, other: Tensor | float) -> Tensor:
     """x //= other (PyTorch records it, but cannot differentiate it)."""
-    check_inplace(x, others=(other,))
+    check_inplace(x, others=(other,), wrapped=not is_tensor(other))
     check_inplace_result(x, other)
     other = _other(x, other, opmath=True)
     _check_kernel(x, other, "div_floor_cpu")
@@ -301,7 +301,7 @@ def setitem(x: Tensor, key: object, value: Tensor | float) -> None:
     PyTorch does, so a (1, n) row fits into a (n,) slot."""
     view = is_view_key(key)
     check_inplace(x, view=view, written=x._data[key_data(key, x._xp)] if view else None,
-                  others=(value,))
+                  others=(value,), wrapped=not view)
     if not is_tensor(value):
         value = x._new(x._xp.asarray(value, dtype=x._data.dtype))
     elif value._device != x._device:  # PyTorch copies across devices, except into index_put
