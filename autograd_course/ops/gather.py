@@ -41,6 +41,8 @@ class Gather(Function):
     def forward(ctx, x, dim, index):
         ctx.shape, ctx.dim = x.shape, dim
         ctx.save_for_backward(index)
+        if index.numel() == 0:  # nothing to read: an empty tensor of the index's shape
+            return x._new(x._xp.zeros(index.shape, dtype=x._data.dtype))
         if x.ndim == 0:
             return x._new(x._data.copy())
         return x._new(x._data[_positions(index, dim)])
@@ -126,13 +128,15 @@ class MaskedSelect(Function):
     @staticmethod
     def forward(ctx, x, mask):
         shape = broadcast_shape(mask.shape, x.shape)
-        key = x._xp.nonzero(x._xp.broadcast_to(mask._data, shape))
-        ctx.key, ctx.shape = key, shape
-        return x._new(x._xp.broadcast_to(x._data, shape)[key])
+        at_least_1d = shape or (1,)  # a 0-d pair is read as one element
+        key = x._xp.nonzero(x._xp.broadcast_to(mask._data, shape).reshape(at_least_1d))
+        ctx.key, ctx.shapes = key, (at_least_1d, shape)
+        return x._new(x._xp.broadcast_to(x._data, shape).reshape(at_least_1d)[key])
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexGrad.apply(grad, ctx.key, ctx.shape, False), None
+        at_least_1d, shape = ctx.shapes
+        return IndexGrad.apply(grad, ctx.key, at_least_1d, False).reshape(shape), None
 
 
 def _check_index(input, dim, index, name: str, src=None) -> None:
@@ -141,7 +145,7 @@ def _check_index(input, dim, index, name: str, src=None) -> None:
     if index.ndim != input.ndim and index.numel() and input.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
-    for d in range(index.ndim if input.ndim else 0):
+    for d in range(index.ndim if input.ndim and index.numel() else 0):  # empty: no check
         if d != dim and index.shape[d] > input.shape[d]:
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
