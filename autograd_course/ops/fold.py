@@ -46,7 +46,8 @@ class Im2Col(Function):
         n, c, xp = x.shape[0], x.shape[1], x._xp
         taps = xp.asarray(taps)
         padded = xp.pad(x._data, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-        cols = padded.reshape(n, c, -1)[:, :, taps]  # (n, c, kh·kw, L)
+        plane = (h + 2 * ph) * (w + 2 * pw)  # (named: n may be 0)
+        cols = padded.reshape(n, c, plane)[:, :, taps]  # (n, c, kh·kw, L)
         return x._new(cols.reshape(n, c * taps.shape[0], taps.shape[1]))
 
     @staticmethod

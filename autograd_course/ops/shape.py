@@ -144,7 +144,7 @@ class Permute(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.permute(*ctx.inverse), None
+        return grad.permute(ctx.inverse), None
 
 
 class Unsqueeze(Function):
