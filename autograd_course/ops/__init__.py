@@ -29,6 +29,7 @@ from .arithmetic import (
     multiply,
     neg,
     negative,
+    rdiv,
     reciprocal,
     rsub,
     sub,
@@ -52,7 +53,7 @@ from .arrange import (
     vstack,
 )
 from .clamping import clamp, clamp_min, clip, nan_to_num
-from .classification_loss import binary_cross_entropy_with_logits, kl_div, xlogy
+from .classification_loss import binary_cross_entropy_with_logits, kl_div
 from .combine import cat, concat, concatenate, stack
 from .compare import (
     allclose,
@@ -80,7 +81,7 @@ from .compare import (
 )
 from .draws import bernoulli, bernoulli_
 from .error_function import erf
-from .exp_log import exp, expm1, log, log1p, log2, log10
+from .exp_log import exp, expm1, log, log1p, log2, log10, xlogy
 from .gather import gather, index_select, masked_select, scatter, scatter_add
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
@@ -134,7 +135,7 @@ silence_numpy_warnings()
 # torch.add_, torch.view, torch.numpy_t). ``ag.is_tensor`` is its own function.
 NOT_TOP_LEVEL = frozenset({
     "add_", "bernoulli_", "bitwise_and", "bitwise_not", "bitwise_or", "clamp_", "contiguous",
-    "copy_", "repeat",
+    "copy_", "rdiv", "repeat",
     "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
     "kl_div", "masked_fill_", "matrix_transpose", "mul_", "numpy_t", "setitem",
     "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view", "zero_",

@@ -1,6 +1,6 @@
 """Losses on classes and probabilities: ``nll_loss``, ``cross_entropy``, binary
-cross-entropy (on probabilities or on logits), and ``kl_div`` with the op it is made of,
-``xlogy``.
+cross-entropy (on probabilities or on logits), and ``kl_div`` (built on ``xlogy``, which
+lives with the logarithms in exp_log.py).
 
 Each loss with a backward of its own computes it in the numerically careful form: on logits
 rather than probabilities, with logs clamped, and never dividing by zero.
@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
 from ..autograd.function import Function
 from .activations.softmax import log_softmax
-from .broadcasting import broadcast_shape, sum_to
+from .broadcasting import broadcast_shape
 from .combine import where
 from .devices import same_device
+from .exp_log import xlogy
 from .loss_reduction import check_reduction, legacy_reduction, reduce_loss
-from .operands import binary_operands
 from .promotion import cast_to, not_implemented, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -325,41 +324,6 @@ def _check_expand(shape: tuple, target: tuple) -> None:
 
 
 # --- KL divergence -----------------------------------------------------------------------------
-class Xlogy(Function):
-    """out = x · log(y), defined as 0 where x = 0 (so 0 · log 0 = 0, the convention entropy
-    needs);  d/dx = log y (0 where x = 0),  d/dy = x / y."""
-
-    node_name = "XlogyBackward0"
-    saved_names = ("self", "other")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        xp = x._xp
-        ctx.save_for_backward(x, y)
-        ctx.x_shape, ctx.y_shape = x.shape, y.shape
-        out = xp.where(x._data == 0, x._data.dtype.type(0), x._data * xp.log(y._data))
-        return x._new(xp.where(xp.isnan(y._data), y._data, out).astype(x._data.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        need_x, need_y = ctx.needs_input_grad
-        grad_x = grad_y = None
-        if need_x:
-            grad_x = sum_to(grad * xlogy((x != 0).to(x.dtype), y), ctx.x_shape)
-        if need_y:
-            grad_y = sum_to(grad * x / y, ctx.y_shape)
-        return grad_x, grad_y
-
-
-def xlogy(input: Tensor | float, other: Tensor | float) -> Tensor:
-    """input · log(other), with 0 · log(anything but NaN) = 0."""
-    input, other = binary_operands(input, other)
-    if input._data.dtype.kind not in "fc":
-        input, other = input.to(dtypes.default_float), other.to(dtypes.default_float)
-    return Xlogy.apply(input, other)
-
-
 _KL_MEAN_WARNING = (
     "reduction: 'mean' divides the total loss by both the batch size and the support size."
     "'batchmean' divides only by the batch size, and aligns with the KL div math definition."

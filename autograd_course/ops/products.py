@@ -12,9 +12,9 @@ pairwise distances ``cdist``.
 
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING
 
+from .. import _messages
 from ..autograd.function import Function
 from .arrange import diagonal
 from .broadcasting import broadcast_shape
@@ -138,7 +138,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     when None, which PyTorch warns is deprecated); the other dims broadcast."""
     input, other = binary_operands(input, other)
     if dim is None:
-        warnings.warn(_CROSS_DIM_WARNING, UserWarning, stacklevel=2)
+        _messages.warn_once(_CROSS_DIM_WARNING, stacklevel=2)  # once, as PyTorch
         dim = next((d for d, s in enumerate(input.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")

@@ -1,0 +1,303 @@
+"""Calls PyTorch runs that used to crash here, numbers as the first argument of binary
+functions, and keywords PyTorch takes (issue 44), against PyTorch.
+
+Each case runs the same code with ``ag`` and with ``torch`` (``assert_like_torch``): the
+values, dtypes and shapes shown, the gradients the case returns, and for an exception its
+type and first line must be the same. Where PyTorch's argument parser refuses a call, the
+whole message (every signature line) is compared.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from oracle_helpers import assert_like_torch
+
+import autograd_course as ag
+
+R = np.random.default_rng(44)
+IMG = R.standard_normal((1, 2, 4, 5))
+ROW = R.standard_normal((2, 5))
+VOL = R.standard_normal((1, 1, 3, 4, 5))
+
+
+def _padded(data, pads, mode):
+    """A case: pad a float64 leaf, backward through a fixed weighting; [out, grad, grad_fn]."""
+
+    def case(m):
+        x = m.tensor(data, requires_grad=True)
+        out = m.nn.functional.pad(x, pads, mode=mode)
+        weights = m.tensor(np.arange(out.numel(), dtype=np.float64).reshape(tuple(out.shape)))
+        (out * weights).sum().backward()
+        return [out, x.grad]
+
+    return case
+
+
+# --- 1. crashes where PyTorch runs -----------------------------------------------------------
+@pytest.mark.parametrize("mode", ["constant", "reflect", "replicate", "circular"])
+@pytest.mark.parametrize("data", [ROW, IMG], ids=["1d", "2d"])
+def test_negative_pads_crop_as_pytorch_does(torch_oracle, mode, data):
+    for pads in itertools.product([-2, -1, 0, 1, 2], repeat=2 * (data.ndim - 2 or 1)):
+        if data.ndim == 2 and len(pads) != 2:
+            continue
+        assert_like_torch(_padded(data, pads, mode))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "replicate", "circular"])
+def test_negative_pads_of_a_volume(torch_oracle, mode):
+    for pads in [(-1, 1, 1, -1, 0, 1), (1, -2, 0, 0, -1, 0), (-1, -1, -1, -1, 1, 0)]:
+        assert_like_torch(_padded(VOL, pads, mode))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "replicate", "circular"])
+def test_negative_pads_that_empty_a_dim_are_refused_as_in_pytorch(torch_oracle, mode):
+    for pads in [(-3, -3), (-6, 0)]:
+        assert_like_torch(lambda m, p=pads: m.nn.functional.pad(m.tensor(ROW), p, mode=mode))
+
+
+def test_negative_edge_pads_keep_pytorch_node_names(torch_oracle):
+    for mode in ("reflect", "replicate"):
+        def case(m, mode=mode):
+            x = m.tensor(IMG, requires_grad=True)
+            return type(m.nn.functional.pad(x, (-1, 1, 1, -1), mode=mode).grad_fn).__name__
+        assert_like_torch(case)
+
+
+@pytest.mark.parametrize("index_shape", [(2, 0), (3, 0), (2, 0, 1), (0,)])
+def test_gather_with_an_empty_index(torch_oracle, index_shape):
+    def case(m):
+        x = m.tensor(ROW, requires_grad=True)
+        out = m.gather(x, 1, m.zeros(index_shape, dtype=m.int64))
+        out.sum().backward()
+        return [out, x.grad]
+
+    assert_like_torch(case)
+
+
+def test_gather_of_a_0d_tensor_with_an_empty_index(torch_oracle):
+    assert_like_torch(lambda m: m.gather(m.tensor(1.0), 0, m.zeros(0, dtype=m.int64)))
+
+
+def test_avg_pool2d_takes_all_its_arguments_by_position(torch_oracle):
+    def case(m):
+        x = m.tensor(IMG, requires_grad=True)
+        out = m.nn.functional.avg_pool2d(x, 2, 1, 1, True, False, 3)
+        out.sum().backward()
+        return [out, x.grad]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("data,mask", [(3.0, True), (3.0, False), ([3.0, 4.0], True),
+                                       (3.0, [True, False])])
+def test_masked_select_of_0d_operands(torch_oracle, data, mask):
+    def case(m):
+        x = m.tensor(data, requires_grad=True)
+        out = m.masked_select(x, m.tensor(mask))
+        out.sum().backward()
+        return [out, x.grad]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("shapes,dim", [(((2, 3), (1, 3)), 1), (((2, 3), (1, 3)), None),
+                                        (((3, 2), (3, 1)), None), (((1, 3), (3, 3)), None),
+                                        (((4, 1, 3), (2, 3)), -1), (((2, 3), (3,)), None),
+                                        (((2, 2), (2, 2)), -1), (((2, 2), (2, 2)), None)])
+def test_cross_broadcasts_and_picks_its_default_dim_as_pytorch(torch_oracle, shapes, dim):
+    a, b = (R.standard_normal(s) for s in shapes)
+
+    def case(m):
+        x, y = m.tensor(a, requires_grad=True), m.tensor(b, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = m.cross(x, y, dim=dim)
+        out.backward(m.ones(tuple(out.shape), dtype=m.float64))
+        return [out, x.grad, y.grad, type(out.grad_fn).__name__]
+
+    assert_like_torch(case)
+
+
+def test_cross_without_dim_warns_as_pytorch(torch_oracle):
+    for lib in (ag, torch_oracle):  # the warning is a once-only one: every time, for the test
+        lib.set_warn_always(True)
+    try:
+        assert_like_torch(lambda m: m.cross(m.ones(2, 3), m.ones(2, 3)), warns=True)
+    finally:
+        for lib in (ag, torch_oracle):
+            lib.set_warn_always(False)
+
+
+def test_clamp_min_with_a_tensor_bound_gives_the_bound_its_gradient(torch_oracle):
+    def case(m):
+        x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        low = m.tensor([[2.0, 2.0, 2.0], [0.0, 5.0, 3.0]], requires_grad=True)
+        out = m.clamp_min(x, low)
+        out.backward(m.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        return [out, x.grad, low.grad, type(out.grad_fn).__name__]
+
+    assert_like_torch(case)
+    assert_like_torch(lambda m: m.tensor([1.0, 5.0]).clamp_min(m.tensor([2.0, 2.0])))
+
+
+def test_clamp_min_promotes_as_pytorch(torch_oracle):
+    assert_like_torch(lambda m: m.clamp_min(m.tensor([1, 2, 3]), 2.5))
+    assert_like_torch(lambda m: m.clamp_min(m.tensor([1, 2, 3]), m.tensor([2.5, 1.0, 1.0])))
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_prod_of_a_0d_tensor_along_dim_0(torch_oracle, keepdim):
+    def case(m):
+        x = m.tensor(3.0, requires_grad=True)
+        out = x.prod(dim=0, keepdim=keepdim)
+        out.backward()
+        return [out, x.grad]
+
+    assert_like_torch(case)
+
+
+def test_permute_of_a_0d_tensor(torch_oracle):
+    def case(m):
+        x = m.tensor(3.0, requires_grad=True)
+        out = x.permute(()) * 2
+        out.backward()
+        return [out, x.grad]
+
+    assert_like_torch(case)
+    assert_like_torch(lambda m: m.tensor(3.0).permute())  # no dims at all: a TypeError
+
+
+def test_unfold_and_fold_an_empty_batch(torch_oracle):
+    def case(m):
+        x = m.zeros(0, 3, 4, 4, requires_grad=True)
+        cols = m.nn.functional.unfold(x, 2)
+        back = m.nn.functional.fold(cols, (4, 4), 2)
+        back.sum().backward()
+        return [cols, back, x.grad]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("affine", [True, False])
+def test_batch_norm_of_an_empty_batch(torch_oracle, training, affine):
+    def case(m):
+        x = m.zeros(0, 3, 2, requires_grad=True)
+        mean, var = m.tensor([0.5, 1.0, 2.0]), m.tensor([1.0, 2.0, 3.0])
+        w = m.tensor([2.0, 3.0, 4.0], requires_grad=True) if affine else None
+        b = m.tensor([1.0, 1.0, 1.0], requires_grad=True) if affine else None
+        out = m.nn.functional.batch_norm(x, mean, var, w, b, training=training)
+        out.sum().backward()
+        grads = [w.grad, b.grad] if affine else []
+        return [out, mean, var, x.grad, *grads]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no NumPy "mean of empty slice" on the way
+        assert_like_torch(case, warns=True)
+
+
+def test_batch_norm_layer_keeps_its_statistics_on_an_empty_batch(torch_oracle):
+    def case(m):
+        layer = m.nn.BatchNorm1d(3)
+        layer(m.zeros(0, 3))
+        return [layer.running_mean, layer.running_var, layer.num_batches_tracked]
+
+    assert_like_torch(case)
+
+
+# --- 2. a Python number first ----------------------------------------------------------------
+OPERANDS = {"float": [1.0, 2.0, 3.0], "int": [1, 2, 3], "bool": [True, False, True]}
+NUMBER_FIRST = ["eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "atan2", "hypot",
+                "logical_and", "logical_or", "logical_xor", "isclose", "rsub", "remainder",
+                "floor_divide", "xlogy", "pow", "add", "sub", "mul", "div", "true_divide",
+                "subtract", "multiply", "divide"]
+
+
+def _full_message(lib, call):
+    """The exception ``call(lib)`` raises, with its whole message, or None."""
+    try:
+        call(lib)
+    except Exception as err:
+        return type(err).__name__, str(err)
+    return None
+
+
+@pytest.mark.parametrize("name", NUMBER_FIRST)
+@pytest.mark.parametrize("number", [2, 2.5, True], ids=["int", "float", "bool"])
+@pytest.mark.parametrize("kind", list(OPERANDS))
+def test_a_number_first(torch_oracle, name, number, kind):
+    def case(m):
+        return getattr(m, name)(number, m.tensor(OPERANDS[kind]))
+
+    shown = assert_like_torch(case)
+    if shown[0] == "error":  # the argument parser's text, all of its lines
+        assert _full_message(ag, case) == _full_message(torch_oracle, case)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "atan2", "hypot", "logical_and",
+                                  "isclose", "eq"])
+def test_a_number_second_where_pytorch_wants_a_tensor(torch_oracle, name):
+    def function(m):
+        return getattr(m, name)(m.tensor([1.0, 2.0]), 2)
+
+    assert_like_torch(function)
+    assert _full_message(ag, function) == _full_message(torch_oracle, function)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "atan2", "hypot"])
+def test_the_method_form_counts_positions_from_other(torch_oracle, name):
+    def method(m):
+        return getattr(m.tensor([1.0, 2.0]), name)(2)
+
+    assert_like_torch(method)
+
+
+@pytest.mark.parametrize("name", ["eq", "maximum", "pow", "xlogy"])
+def test_two_numbers_where_pytorch_wants_a_tensor(torch_oracle, name):
+    def case(m):
+        return getattr(m, name)(2, 3)
+
+    assert_like_torch(case)
+    assert _full_message(ag, case) == _full_message(torch_oracle, case)
+
+
+def test_lerp_with_a_number_where_a_tensor_goes(torch_oracle):
+    for case in (lambda m: m.lerp(2, m.tensor([1.0, 2.0]), 0.5),
+                 lambda m: m.lerp(m.tensor([1.0, 2.0]), 2, 0.5),
+                 lambda m: m.lerp(2, m.tensor([1.0, 2.0]))):
+        assert_like_torch(case)
+        assert _full_message(ag, case) == _full_message(torch_oracle, case)
+
+
+@pytest.mark.parametrize("name", ["div", "true_divide", "pow", "xlogy", "add", "sub", "mul",
+                                  "remainder"])
+def test_a_number_first_differentiates_as_pytorch(torch_oracle, name):
+    def case(m):
+        x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        out = getattr(m, name)(2.5, x)
+        if out.grad_fn is None or type(out.grad_fn).__name__ == "NotImplemented":
+            return [out, type(out.grad_fn).__name__]
+        out.sum().backward()
+        return [out, x.grad, type(out.grad_fn).__name__]
+
+    assert_like_torch(case)
+
+
+def test_the_division_operator_still_multiplies_by_a_reciprocal(torch_oracle):
+    def case(m):
+        x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        out = 2.5 / x
+        out.sum().backward()
+        return [out, x.grad, type(out.grad_fn).__name__]
+
+    assert_like_torch(case, rtol=0, atol=0)
+    assert_like_torch(lambda m: m.div(2.5, m.tensor([3.0])), rtol=0, atol=0)
+
+
+def test_where_takes_numbers_for_both_values(torch_oracle):
+    assert_like_torch(lambda m: m.where(m.tensor([True, False]), 2, m.tensor([1.0, 2.0])))
+    assert_like_torch(lambda m: m.where(m.tensor([True, False]), 2, 3))
