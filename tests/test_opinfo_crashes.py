@@ -301,3 +301,50 @@ def test_the_division_operator_still_multiplies_by_a_reciprocal(torch_oracle):
 def test_where_takes_numbers_for_both_values(torch_oracle):
     assert_like_torch(lambda m: m.where(m.tensor([True, False]), 2, m.tensor([1.0, 2.0])))
     assert_like_torch(lambda m: m.where(m.tensor([True, False]), 2, 3))
+
+
+# --- 3. keywords PyTorch takes ---------------------------------------------------------------
+@pytest.mark.parametrize("beta,alpha,bias", [(0.5, 2, np.ones((2, 2))), (0, 1, np.full(2, np.nan)),
+                                             (2, 0, np.ones(2)), (1, 1, np.ones((1, 2)))])
+def test_addmm_beta_and_alpha(torch_oracle, beta, alpha, bias):
+    a, b = R.standard_normal((2, 3)), R.standard_normal((3, 2))
+
+    def case(m):
+        leaves = [m.tensor(v, requires_grad=True) for v in (bias, a, b)]
+        out = m.addmm(*leaves, beta=beta, alpha=alpha)
+        out.backward(m.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        return [out, *(t.grad for t in leaves), type(out.grad_fn).__name__]
+
+    assert_like_torch(case)
+
+
+def test_memory_formats_print_as_pytorch_s(torch_oracle):
+    assert_like_torch(lambda m: [repr(m.contiguous_format), repr(m.preserve_format),
+                                 repr(m.channels_last), str(m.channels_last_3d),
+                                 type(m.preserve_format).__name__])
+
+
+@pytest.mark.parametrize("name", ["contiguous_format", "preserve_format"])
+def test_row_major_memory_formats_are_accepted(torch_oracle, name):
+    def case(m):
+        fmt = getattr(m, name)
+        x = m.tensor(IMG).transpose(2, 3)
+        return [x.contiguous(memory_format=fmt), x.clone(memory_format=fmt),
+                m.zeros_like(x, memory_format=fmt), m.ones_like(x, memory_format=fmt),
+                m.empty_like(x, memory_format=fmt).shape, m.full_like(x, 2.0, memory_format=fmt),
+                x.to(m.float32, memory_format=fmt), m.clone(x, memory_format=fmt)]
+
+    assert_like_torch(case)
+
+
+def test_channels_last_is_refused_with_what_to_use_instead():
+    x = ag.ones(1, 2, 2, 2)
+    for call in (lambda: x.contiguous(memory_format=ag.channels_last),
+                 lambda: x.to(memory_format=ag.channels_last),
+                 lambda: ag.zeros_like(x, memory_format=ag.channels_last)):
+        with pytest.raises(NotImplementedError, match="contiguous_format"):
+            call()
+
+
+def test_a_memory_format_must_be_one(torch_oracle):
+    assert_like_torch(lambda m: m.ones(2).contiguous(memory_format=3))

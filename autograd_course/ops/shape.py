@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .. import _backend, dtypes
 from ..autograd.function import Function
+from ..memory_formats import check_memory_format
 from .dims import normalize_dim
 from .view_detection import view_of
 
@@ -394,5 +395,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(input, tuple(shape[:start]) + (middle,) + tuple(shape[end + 1:]))
 
 
-def clone(input: Tensor) -> Tensor:
+def clone(input: Tensor, *, memory_format=None) -> Tensor:
+    """A copy (row-major: ``torch.contiguous_format`` and ``torch.preserve_format`` agree)."""
+    check_memory_format("clone", memory_format)
     return Clone.apply(input)
