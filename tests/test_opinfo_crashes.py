@@ -348,3 +348,30 @@ def test_channels_last_is_refused_with_what_to_use_instead():
 
 def test_a_memory_format_must_be_one(torch_oracle):
     assert_like_torch(lambda m: m.ones(2).contiguous(memory_format=3))
+
+
+@pytest.mark.parametrize("kwargs", [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+                                    dict(kernel_size=2, dilation=2, ceil_mode=True),
+                                    dict(kernel_size=(2, 3), stride=1)])
+@pytest.mark.parametrize("batched", [True, False])
+def test_max_pool2d_returns_pytorch_s_indices(torch_oracle, kwargs, batched):
+    data = R.standard_normal((2, 2, 5, 6)) if batched else R.standard_normal((2, 5, 6))
+
+    def case(m):
+        x = m.tensor(data, requires_grad=True)
+        out, indices = m.nn.functional.max_pool2d(x, return_indices=True, **kwargs)
+        out.backward(m.tensor(np.arange(out.numel(), dtype=np.float64).reshape(out.shape)))
+        return [out, indices, x.grad, type(out.grad_fn).__name__, indices.requires_grad]
+
+    assert_like_torch(case)
+
+
+def test_max_pool2d_layer_returns_indices_and_takes_them_by_position(torch_oracle):
+    def case(m):
+        x = m.tensor(IMG, requires_grad=True)
+        out, indices = m.nn.MaxPool2d(2, 1, 0, 1, True)(x)
+        positional = m.nn.functional.max_pool2d(x, 2, 1, 0, 1, False, True)
+        out.sum().backward()
+        return [out, indices, x.grad, *positional]
+
+    assert_like_torch(case)

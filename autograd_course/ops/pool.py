@@ -91,7 +91,8 @@ def _as_4d(array):
 
 
 class MaxPool2D(Function):
-    """out = max over each window;  the gradient goes to the element that was the max."""
+    """out = max over each window (and where it was);  the gradient goes to the element that
+    was the max."""
 
     node_name = "MaxPool2DWithIndicesBackward0"
 
@@ -111,10 +112,15 @@ class MaxPool2D(Function):
         cols = xp.arange(out_hw[1]) * stride[1] + (tap % kernel[1]) * dilation[1]
         ctx.where = rows * data.shape[3] + cols
         ctx.shapes = x.shape, data.shape, pads
-        return x._new(out.reshape(out.shape[4 - x.ndim:]))
+        # the same places as flat indices into each unpadded (H, W) plane: PyTorch's indices
+        flat = (ctx.where // data.shape[3] - pads[0]) * x4.shape[3] + ctx.where % data.shape[3] \
+            - pads[2]
+        indices = x._new(flat.astype(xp.int64).reshape(out.shape[4 - x.ndim:]))
+        ctx.mark_non_differentiable(indices)
+        return x._new(out.reshape(out.shape[4 - x.ndim:])), indices
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx, grad, _grad_indices):
         return MaxPool2DGrad.apply(grad, ctx.where, ctx.shapes), None, None, None, None, None
 
 
@@ -139,13 +145,16 @@ class MaxPool2DGrad(FirstOrderOnly):
 
 def max_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
                stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
-               dilation: int | tuple[int, int] = 1, ceil_mode: bool = False) -> Tensor:
-    """PyTorch's ``F.max_pool2d`` (without ``return_indices``)."""
+               dilation: int | tuple[int, int] = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """PyTorch's ``F.max_pool2d``; with ``return_indices`` also where each maximum was, as a
+    flat index into its (H, W) plane (what ``max_unpool2d`` takes)."""
     if input._data.dtype.kind == "b":
         raise not_implemented("max_pool2d", input)
     kernel, stride, _, dilation, out_hw, pads = pool_geometry(
         input, kernel_size, stride, padding, dilation, ceil_mode)
-    return MaxPool2D.apply(input, kernel, stride, dilation, out_hw, pads)
+    out, indices = MaxPool2D.apply(input, kernel, stride, dilation, out_hw, pads)
+    return (out, indices) if return_indices else out
 
 
 def _avg_divisor(size, kernel, stride, pad, out, count_include_pad):
