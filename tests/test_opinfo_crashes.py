@@ -375,3 +375,45 @@ def test_max_pool2d_layer_returns_indices_and_takes_them_by_position(torch_oracl
         return [out, indices, x.grad, *positional]
 
     assert_like_torch(case)
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+@pytest.mark.parametrize("src", ["tensor", "number"])
+def test_scatter_reduce_keyword(torch_oracle, reduce, src):
+    def case(m):
+        x = m.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        index = m.tensor([[0, 0], [1, 2]])
+        source = m.tensor([[2.0, 3.0], [4.0, 5.0]]) if src == "tensor" else 3.0
+        out = x.scatter(1, index, source, reduce=reduce)
+        shown = [out, type(out.grad_fn).__name__]
+        try:
+            out.sum().backward()
+        except RuntimeError as err:
+            shown.append(str(err))
+        return shown
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_like_torch(case)
+
+
+def test_scatter_reduce_on_integers_and_as_a_function(torch_oracle):
+    index = [[0, 0], [1, 2]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_like_torch(lambda m: m.ones(2, 3, dtype=m.int64).scatter(
+            1, m.tensor(index), 2, reduce="multiply"))
+        assert_like_torch(lambda m: m.scatter(m.ones(2, 3), 1, m.tensor(index), m.ones(2, 2),
+                                              reduce="add"))
+    assert_like_torch(lambda m: m.ones(2, 3).scatter(1, m.tensor(index), 2.0, reduce="mean"))
+
+
+def test_scatter_reduce_with_a_tensor_warns_as_pytorch(torch_oracle):
+    for lib in (ag, torch_oracle):
+        lib.set_warn_always(True)
+    try:
+        assert_like_torch(lambda m: m.ones(2, 3).scatter(
+            1, m.tensor([[0, 1]]), m.ones(1, 2), reduce="add"), warns=True)
+    finally:
+        for lib in (ag, torch_oracle):
+            lib.set_warn_always(False)

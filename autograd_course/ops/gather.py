@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._messages import warn_once
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape
 from .dims import normalize_dim
@@ -120,6 +121,33 @@ class ScatterAdd(Function):
         return grad, None, None, grad_src
 
 
+class ScatterReduce(Function):
+    """``scatter(..., reduce='add' | 'multiply')``: each ``src`` value added into (multiplied
+    into) its place, a place met twice taking both. PyTorch records it without a derivative
+    (its node is ``NotImplemented``): backward raises PyTorch's error."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, x, dim, index, src, reduce):
+        out = x._data.copy()
+        if index.numel():
+            values = src._data[tuple(slice(0, n) for n in index.shape)] if is_tensor(src) \
+                else x._xp.asarray(src, dtype=out.dtype)
+            combine = x._xp.add if reduce == "add" else x._xp.multiply
+            combine.at(out, _positions(index, dim), values)
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+_SCATTER_REDUCE_WARNING = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+    "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
+
+
 class MaskedSelect(Function):
     """The elements where ``mask`` is True, as a vector;  dx = g written back at those places."""
 
@@ -168,12 +196,17 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
 def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | float | None = None, *,
             value: float | None = None, reduce: str | None = None) -> Tensor:
     """A copy of ``input`` with ``out[i][index[i][j]] = src[i][j]`` (for ``dim=1``);
-    ``src`` may be a number."""
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=...) is not supported here")
+    ``src`` may be a number. ``reduce='add'`` or ``'multiply'`` combines instead of writing
+    (deprecated by PyTorch for a tensor ``src``, with a warning, and not differentiable)."""
     dim = normalize_dim(dim, input.ndim)
     src = value if src is None else src
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
     _check_index(input, dim, index, "scatter", src)
+    if reduce is not None:
+        if is_tensor(src):
+            warn_once(_SCATTER_REDUCE_WARNING, stacklevel=2)
+        return ScatterReduce.apply(input, dim, index, src, reduce)
     if is_tensor(src):
         return Scatter.apply(input, dim, index, src)
     return ScatterValue.apply(input, dim, index, src)
