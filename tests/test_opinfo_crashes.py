@@ -417,3 +417,65 @@ def test_scatter_reduce_with_a_tensor_warns_as_pytorch(torch_oracle):
     finally:
         for lib in (ag, torch_oracle):
             lib.set_warn_always(False)
+
+
+SPATIAL = {4: ((2, 3, 4, 5), (2, 4, 5)), 3: ((2, 3, 4), (2, 4)), 5: ((2, 3, 2, 2, 3), (2, 2, 2, 3))}
+
+
+@pytest.mark.parametrize("ndim", list(SPATIAL))
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+def test_losses_on_spatial_class_scores(torch_oracle, ndim, reduction, weighted, loss):
+    shape, target_shape = SPATIAL[ndim]
+    scores = R.standard_normal(shape)
+    target = R.integers(0, 3, target_shape)
+    target.reshape(-1)[::4] = 1  # ignored below
+    weight = np.array([0.2, 1.0, 3.0]) if weighted else None
+
+    def case(m):
+        x = m.tensor(scores, requires_grad=True)
+        w = None if weight is None else m.tensor(weight)
+        inputs = x.log_softmax(1) if loss == "nll_loss" else x
+        out = getattr(m.nn.functional, loss)(inputs, m.tensor(target), weight=w,
+                                             ignore_index=1, reduction=reduction)
+        out.backward(m.tensor(np.arange(out.numel(), dtype=np.float64).reshape(out.shape) + 1))
+        return [out, x.grad]
+
+    assert_like_torch(case, rtol=1e-12, atol=1e-12)
+
+
+def test_spatial_nll_loss_records_pytorch_s_nodes(torch_oracle):
+    def case(m):
+        names = []
+        for shape, target_shape in SPATIAL.values():
+            x = m.zeros(shape, requires_grad=True)
+            for reduction in ("mean", "none"):
+                out = m.nn.functional.nll_loss(x, m.zeros(target_shape, dtype=m.int64),
+                                               reduction=reduction)
+                names.append(type(out.grad_fn).__name__)
+        return names
+
+    assert_like_torch(case)
+
+
+def test_spatial_cross_entropy_with_label_smoothing_and_probabilities(torch_oracle):
+    scores = R.standard_normal((2, 3, 4, 5))
+    probabilities = R.dirichlet(np.ones(3), (2, 4, 5)).transpose(0, 3, 1, 2).copy()
+    target = R.integers(0, 3, (2, 4, 5))
+    for tgt, smoothing in ((probabilities, 0.0), (probabilities, 0.2), (target, 0.1)):
+        def case(m, tgt=tgt, smoothing=smoothing):
+            x = m.tensor(scores, requires_grad=True)
+            out = m.nn.functional.cross_entropy(x, m.tensor(tgt), label_smoothing=smoothing)
+            out.backward()
+            return [out, x.grad]
+
+        assert_like_torch(case, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("shapes", [((2, 3, 4, 5), (2, 4)), ((2, 3, 4, 5), (2, 4, 6)),
+                                    ((2, 3, 4, 5), (3, 4, 5)), ((2, 3, 4), (2, 5))])
+def test_spatial_targets_that_do_not_fit_are_refused_as_in_pytorch(torch_oracle, shapes):
+    shape, target_shape = shapes
+    assert_like_torch(lambda m: m.nn.functional.nll_loss(
+        m.zeros(shape), m.zeros(target_shape, dtype=m.int64)))
