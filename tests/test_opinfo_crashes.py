@@ -479,3 +479,29 @@ def test_spatial_targets_that_do_not_fit_are_refused_as_in_pytorch(torch_oracle,
     shape, target_shape = shapes
     assert_like_torch(lambda m: m.nn.functional.nll_loss(
         m.zeros(shape), m.zeros(target_shape, dtype=m.int64)))
+
+
+@pytest.mark.parametrize("channels,per_group,groups,kwargs,batched", [
+    (4, 1, 2, {}, True), (6, 2, 3, dict(stride=2, padding=1, output_padding=1), True),
+    (4, 3, 4, dict(dilation=2), False), (4, 2, 1, dict(stride=(1, 2)), True)])
+def test_grouped_conv_transpose2d(torch_oracle, channels, per_group, groups, kwargs, batched):
+    data = R.standard_normal((2, channels, 3, 4) if batched else (channels, 3, 4))
+    kernel = R.standard_normal((channels, per_group, 2, 3))
+    offsets = R.standard_normal(per_group * groups)
+
+    def case(m):
+        x, w, b = (m.tensor(v, requires_grad=True) for v in (data, kernel, offsets))
+        out = m.nn.functional.conv_transpose2d(x, w, b, groups=groups, **kwargs)
+        out.backward(m.tensor(np.arange(out.numel(), dtype=np.float64).reshape(out.shape)))
+        return [out, x.grad, w.grad, b.grad]
+
+    assert_like_torch(case, rtol=1e-12, atol=1e-12)
+
+
+def test_grouped_conv_transpose2d_layer(torch_oracle):
+    def case(m):
+        m.manual_seed(0)
+        layer = m.nn.ConvTranspose2d(4, 6, 3, stride=2, groups=2)
+        return [layer.weight.shape, layer(m.ones(1, 4, 3, 3)).shape]
+
+    assert_like_torch(case)
