@@ -505,3 +505,31 @@ def test_grouped_conv_transpose2d_layer(torch_oracle):
         return [layer.weight.shape, layer(m.ones(1, 4, 3, 3)).shape]
 
     assert_like_torch(case)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dropout_p,is_causal", [(0.0, False), (0.4, False), (0.25, True)])
+def test_scaled_dot_product_attention_dropout(torch_oracle, dtype, dropout_p, is_causal):
+    q, k, v = (R.standard_normal(s) for s in ((2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 5)))
+
+    def case(m):
+        m.manual_seed(3)  # our dropout draws PyTorch's CPU stream: the same weights are dropped
+        leaves = [m.tensor(a, dtype=getattr(m, dtype), requires_grad=True) for a in (q, k, v)]
+        out = m.nn.functional.scaled_dot_product_attention(*leaves, dropout_p=dropout_p,
+                                                           is_causal=is_causal)
+        out.sum().backward()
+        return [out, *(t.grad for t in leaves)]
+
+    assert_like_torch(case, rtol=1e-5, atol=1e-6)
+
+
+def test_attention_dropout_drops_a_fraction_p_and_keeps_the_mean():
+    ag.manual_seed(0)
+    n, p = 400, 0.3
+    q, k = ag.zeros(1, n, 8), ag.zeros(1, n, 8)  # uniform weights 1/n
+    v = ag.eye(n).unsqueeze(0)                   # so the output is the dropped weights
+    weights = ag.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=p).numpy()
+    dropped = (weights == 0).mean()
+    assert abs(dropped - p) < 0.01
+    np.testing.assert_allclose(weights[weights != 0], 1 / (n * (1 - p)), rtol=1e-5)
+    assert abs(weights.sum(-1).mean() - 1.0) < 0.01

@@ -2,7 +2,8 @@
 so their nodes are those of the ops they are made of):
 
 * scaled_dot_product_attention(q, k, v) = softmax(q kᵀ · scale + mask) v,  scale = 1/√d;
-  ``is_causal`` masks out the keys after each query (the upper triangle).
+  ``is_causal`` masks out the keys after each query (the upper triangle); ``dropout_p``
+  drops attention weights (``dropout``) before they average the values.
 * normalize(x) = x / max(‖x‖_p, eps) along ``dim``
 * cosine_similarity(a, b) = Σ (a / max(‖a‖, eps)) (b / max(‖b‖, eps)) along ``dim``
 """
@@ -16,6 +17,7 @@ import numpy as np
 
 from .activations.softmax import softmax
 from .arrange import tril
+from .dropout import dropout
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -27,10 +29,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
     """Each query's weighted average of the values, weighted by the softmax of its scaled
-    dot products with the keys."""
-    if dropout_p:
-        raise NotImplementedError("scaled_dot_product_attention(dropout_p>0) is not supported "
-                                  "here")
+    dot products with the keys. With ``dropout_p``, each weight is zeroed with that
+    probability and the others scaled by 1/(1 - p) (``dropout``, from the default
+    generator; always, as in PyTorch: the function has no training flag)."""
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                            "set when is_causal=True")
@@ -45,7 +46,10 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
             scores = scores.masked_fill(~attn_mask, -math.inf)
         else:
             scores = scores + attn_mask
-    return softmax(scores, -1).matmul(value)
+    weights = softmax(scores, -1)
+    if dropout_p:
+        weights = dropout(weights, dropout_p)
+    return weights.matmul(value)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
