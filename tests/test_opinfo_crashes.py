@@ -533,3 +533,48 @@ def test_attention_dropout_drops_a_fraction_p_and_keeps_the_mean():
     assert abs(dropped - p) < 0.01
     np.testing.assert_allclose(weights[weights != 0], 1 / (n * (1 - p)), rtol=1e-5)
     assert abs(weights.sum(-1).mean() - 1.0) < 0.01
+
+
+INTERPOLATE = [("linear", 3), ("bilinear", 4), ("bicubic", 4), ("trilinear", 5), ("area", 3),
+               ("area", 4), ("area", 5), ("nearest-exact", 3), ("nearest-exact", 4),
+               ("nearest-exact", 5)]
+RESIZES = [dict(scale_factor=2), dict(scale_factor=0.5), dict(scale_factor=1.7),
+           dict(size=3), dict(size=9), dict(scale_factor=1.5, recompute_scale_factor=True)]
+
+
+@pytest.mark.parametrize("mode,ndim", INTERPOLATE)
+@pytest.mark.parametrize("resize", range(len(RESIZES)))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_interpolate_modes(torch_oracle, mode, ndim, resize, dtype):
+    data = R.standard_normal((2, 2, 5, 7, 3)[:ndim] if ndim < 5 else (1, 2, 3, 4, 5))
+    corners = [None, False, True] if mode in ("linear", "bilinear", "bicubic", "trilinear") \
+        else [None]
+    for align_corners in corners:
+        def case(m, align_corners=align_corners):
+            x = m.tensor(data, dtype=getattr(m, dtype), requires_grad=True)
+            out = m.nn.functional.interpolate(x, mode=mode, align_corners=align_corners,
+                                              **RESIZES[resize])
+            weights = np.arange(out.numel(), dtype=np.float64).reshape(tuple(out.shape)) % 7
+            out.backward(m.tensor(weights, dtype=getattr(m, dtype)))
+            return [out, x.grad]
+
+        tolerance = 1e-12 if dtype == "float64" else 2e-5
+        assert_like_torch(case, rtol=tolerance, atol=tolerance * 10)
+
+
+def test_upsample_layer_bicubic(torch_oracle):
+    def case(m):
+        x = m.tensor(IMG, requires_grad=True)
+        out = m.nn.Upsample(scale_factor=2, mode="bicubic", align_corners=True)(x)
+        out.sum().backward()
+        return [out, x.grad]
+
+    assert_like_torch(case, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode,ndim,align_corners", [("linear", 4, None), ("bicubic", 3, None),
+                                                     ("trilinear", 4, None), ("area", 4, True),
+                                                     ("nearest-exact", 4, False)])
+def test_interpolate_refusals_match_pytorch(torch_oracle, mode, ndim, align_corners):
+    assert_like_torch(lambda m: m.nn.functional.interpolate(
+        m.ones((1,) * ndim), scale_factor=2, mode=mode, align_corners=align_corners))

@@ -227,7 +227,7 @@ def avg_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
     return AvgPool2D.apply(input, kernel, stride, out_hw, pads, divisor)
 
 
-def _adaptive_matrix(xp, size: int, out: int, dtype):
+def adaptive_matrix(xp, size: int, out: int, dtype):
     """Row i averages input positions floor(i·size/out) .. ceil((i+1)·size/out) - 1."""
     m = np.zeros((out, size))
     for i in range(out):  # one row per output position (out is small: 1, 7...)
@@ -274,5 +274,5 @@ def adaptive_avg_pool2d(input: Tensor, output_size: int | tuple[int, int]) -> Te
     if (oh, ow) == (1, 1):
         return input.mean((-2, -1), keepdim=True)
     dtype = input._data.dtype
-    return AdaptiveAvgPool2D.apply(input, _adaptive_matrix(input._xp, h, oh, dtype),
-                                   _adaptive_matrix(input._xp, w, ow, dtype))
+    return AdaptiveAvgPool2D.apply(input, adaptive_matrix(input._xp, h, oh, dtype),
+                                   adaptive_matrix(input._xp, w, ow, dtype))
