@@ -578,3 +578,24 @@ def test_upsample_layer_bicubic(torch_oracle):
 def test_interpolate_refusals_match_pytorch(torch_oracle, mode, ndim, align_corners):
     assert_like_torch(lambda m: m.nn.functional.interpolate(
         m.ones((1,) * ndim), scale_factor=2, mode=mode, align_corners=align_corners))
+
+
+@pytest.mark.parametrize("shape,kwargs", [((3, 4), {}), ((2, 3, 4), dict(dim=(1, 2))),
+                                          ((2, 3, 4), dict(dim=(2, 0), keepdim=True)),
+                                          ((4, 3), dict(dim=(-1, -2)))])
+@pytest.mark.parametrize("p", ["nuc", "fro"])
+def test_matrix_norms(torch_oracle, shape, kwargs, p):
+    data = R.standard_normal(shape)
+
+    def case(m):
+        x = m.tensor(data, requires_grad=True)
+        out = m.norm(x, p=p, **kwargs)
+        out.backward(m.ones(tuple(out.shape), dtype=m.float64))
+        return [out, x.grad]
+
+    assert_like_torch(case, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape,kwargs", [((2, 3, 4), {}), ((4,), {}), ((2, 3, 4), dict(dim=1))])
+def test_nuclear_norm_refusals(torch_oracle, shape, kwargs):
+    assert_like_torch(lambda m: m.norm(m.ones(shape), p="nuc", **kwargs))
