@@ -599,3 +599,28 @@ def test_matrix_norms(torch_oracle, shape, kwargs, p):
 @pytest.mark.parametrize("shape,kwargs", [((2, 3, 4), {}), ((4,), {}), ((2, 3, 4), dict(dim=1))])
 def test_nuclear_norm_refusals(torch_oracle, shape, kwargs):
     assert_like_torch(lambda m: m.norm(m.ones(shape), p="nuc", **kwargs))
+
+
+@pytest.mark.parametrize("shape,args,transposed", [
+    ((10,), (0, 3, 2), False), ((3, 7), (1, 2, 3), False), ((3, 7), (0, 2, 1), True),
+    ((0, 3, 4), (2, 2, 1), False), ((), (0, 1, 1), False), ((4, 5), (-1, 5, 1), False),
+    ((2, 5), (1, 0, 1), False), ((10,), (0, 11, 1), False), ((10,), (0, 3, 0), False)])
+def test_tensor_unfold_windows(torch_oracle, shape, args, transposed):
+    def case(m):
+        x = m.tensor(np.arange(float(np.prod(shape))).reshape(shape), requires_grad=True)
+        windows = (x.t() if transposed else x).unfold(*args)
+        weights = m.tensor(np.arange(float(windows.numel())).reshape(tuple(windows.shape)))
+        (windows * weights).sum().backward()
+        return [windows, x.grad, type(windows.grad_fn).__name__]
+
+    assert_like_torch(case)
+
+
+def test_tensor_unfold_is_a_view(torch_oracle):
+    def case(m):
+        x = m.arange(6.0)
+        windows = x.unfold(0, 2, 2)
+        x[0] = 9.0
+        return [windows, windows._base is x]
+
+    assert_like_torch(case)

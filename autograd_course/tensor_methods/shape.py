@@ -151,6 +151,9 @@ class TensorShape:
     def as_strided(self, size, stride, storage_offset=None):
         return strided.as_strided(self, size, stride, storage_offset)
 
+    def unfold(self, dimension, size, step):
+        return strided.unfold(self, dimension, size, step)
+
 
 def _contiguous_strides(shape) -> tuple:
     steps, step = [], 1
