@@ -624,3 +624,24 @@ def test_tensor_unfold_is_a_view(torch_oracle):
         return [windows, windows._base is x]
 
     assert_like_torch(case)
+
+
+@pytest.mark.parametrize("args", [(2,), (2, 1, 1, True, False), (3, 2, 1), ((2,), (1,)),
+                                  (2, None, 0, True)])
+@pytest.mark.parametrize("batched", [True, False])
+def test_avg_pool1d_takes_pytorch_s_positional_arguments(torch_oracle, args, batched):
+    data = R.standard_normal((2, 3, 7) if batched else (3, 7))
+
+    def case(m):
+        x = m.tensor(data, requires_grad=True)
+        out = m.nn.functional.avg_pool1d(x, *args)
+        out.sum().backward()
+        return [out, x.grad]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("shape,args", [((5,), (2,)), ((1, 1, 1, 5), (2,)), ((1, 2, 5), (6,)),
+                                        ((1, 2, 5), (3, 1, 2))])
+def test_avg_pool1d_refusals(torch_oracle, shape, args):
+    assert_like_torch(lambda m: m.nn.functional.avg_pool1d(m.ones(shape), *args))

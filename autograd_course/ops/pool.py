@@ -227,6 +227,25 @@ def avg_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
     return AvgPool2D.apply(input, kernel, stride, out_hw, pads, divisor)
 
 
+def avg_pool1d(input: Tensor, kernel_size: int | tuple[int], stride: int | tuple[int] | None = None,
+               padding: int | tuple[int] = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    """PyTorch's ``F.avg_pool1d`` (it has no ``divisor_override``): ``avg_pool2d`` over rows
+    of height 1, as PyTorch computes it."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor "
+                           "for argument #1 'self' (while checking arguments for avg_pool1d)")
+    kernel = _single(kernel_size)
+    step = kernel if stride is None or stride == () or stride == [] else _single(stride)
+    out = avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, step), (0, _single(padding)),
+                     ceil_mode, count_include_pad)
+    return out.squeeze(-2)
+
+
+def _single(value) -> int:
+    return value if isinstance(value, int) else int(value[0])
+
+
 def adaptive_matrix(xp, size: int, out: int, dtype):
     """Row i averages input positions floor(i·size/out) .. ceil((i+1)·size/out) - 1."""
     m = np.zeros((out, size))
