@@ -645,3 +645,25 @@ def test_avg_pool1d_takes_pytorch_s_positional_arguments(torch_oracle, args, bat
                                         ((1, 2, 5), (3, 1, 2))])
 def test_avg_pool1d_refusals(torch_oracle, shape, args):
     assert_like_torch(lambda m: m.nn.functional.avg_pool1d(m.ones(shape), *args))
+
+
+@pytest.mark.parametrize("beta,alpha,bias", [(0.5, 2, np.ones(2)), (0, 1, np.full(2, np.nan)),
+                                             (1, 1, np.ones(1)), (2, 0, np.array(3.0)),
+                                             (1, 1, np.ones(3))])
+def test_addmv_beta_and_alpha(torch_oracle, beta, alpha, bias):
+    mat, vec = R.standard_normal((2, 3)), R.standard_normal(3)
+
+    def case(m):
+        leaves = [m.tensor(v, requires_grad=True) for v in (bias, mat, vec)]
+        out = m.addmv(*leaves, beta=beta, alpha=alpha)
+        out.backward(m.tensor([1.0, 2.0], dtype=m.float64))
+        return [out, *(t.grad for t in leaves), type(out.grad_fn).__name__]
+
+    assert_like_torch(case)
+
+
+def test_addmv_refusals(torch_oracle):
+    ones = np.ones
+    for shapes in (((2,), (2, 3), (4,)), ((2,), (3,), (3,)), ((2,), (2, 3), (3, 1))):
+        assert_like_torch(lambda m, s=shapes: m.addmv(*(m.tensor(ones(x)) for x in s)))
+    assert_like_torch(lambda m: m.addmv(m.ones(2), m.tensor(ones((2, 3))), m.tensor(ones(3))))

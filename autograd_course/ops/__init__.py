@@ -85,7 +85,7 @@ from .exp_log import exp, expm1, log, log1p, log2, log10, xlogy
 from .gather import gather, index_select, masked_select, scatter, scatter_add
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
-from .linalg import addmm, dot, matmul, mm, mv
+from .linalg import addmm, addmv, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
 from .operands import is_tensor
 from .powers import pow, sqrt

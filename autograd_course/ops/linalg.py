@@ -221,6 +221,46 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     return Addmm.apply(input, mat1, mat2, beta, alpha)
 
 
+class Addmv(Function):
+    """out = β·bias + α·M v;  dbias = β·dout (summed to its shape), dM = α·dout vᵀ,
+    dv = α·Mᵀ dout. With β = 0 the bias is not read."""
+
+    node_name = "AddmvBackward0"
+    saved_names = ("mat", "vec")
+
+    @staticmethod
+    def forward(ctx, bias, mat, vec, beta, alpha):
+        ctx.save_for_backward(mat, vec)
+        ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
+        out = alpha * (mat._data @ vec._data)
+        out = out + (bias._xp.zeros_like(bias._data) if beta == 0 else beta * bias._data)
+        return mat._new(out.astype(mat._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        mat, vec = ctx.saved_tensors
+        need_bias, need_mat, need_vec = ctx.needs_input_grad[:3]
+        return ((grad * ctx.beta).sum_to_size(ctx.bias_shape) if need_bias else None,
+                (grad * ctx.alpha).unsqueeze(1) * vec if need_mat else None,
+                mat.t().matmul(grad * ctx.alpha) if need_vec else None, None, None)
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1,
+          alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``, input broadcasting to the result."""
+    same_device(input, mat, vec)
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
+                           f"{vec.ndim}")
+    if mat.shape[1] != vec.shape[0] or input.numel() not in (1, mat.shape[0]):
+        raise RuntimeError(f"size mismatch, got input ({input.numel()}), mat "
+                           f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    if not input._data.dtype == mat._data.dtype == vec._data.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{scalar_type(input)}, {scalar_type(mat)}, and {scalar_type(vec)}")
+    return Addmv.apply(input, mat, vec, beta, alpha)
+
+
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
               "float16": "c10::Half", "bool": "bool", "int16": "short int", "int8": "signed char",
               "uint8": "unsigned char"}
