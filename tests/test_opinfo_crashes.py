@@ -212,7 +212,8 @@ def test_batch_norm_layer_keeps_its_statistics_on_an_empty_batch(torch_oracle):
 # --- 2. a Python number first ----------------------------------------------------------------
 OPERANDS = {"float": [1.0, 2.0, 3.0], "int": [1, 2, 3], "bool": [True, False, True]}
 NUMBER_FIRST = ["eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "atan2", "hypot",
-                "logical_and", "logical_or", "logical_xor", "isclose", "rsub", "remainder",
+                "logical_and", "logical_or", "logical_xor", "isclose", "allclose", "equal",
+                "rsub", "remainder",
                 "floor_divide", "xlogy", "pow", "add", "sub", "mul", "div", "true_divide",
                 "subtract", "multiply", "divide"]
 
@@ -239,7 +240,7 @@ def test_a_number_first(torch_oracle, name, number, kind):
 
 
 @pytest.mark.parametrize("name", ["maximum", "minimum", "atan2", "hypot", "logical_and",
-                                  "isclose", "eq"])
+                                  "isclose", "eq", "allclose", "equal"])
 def test_a_number_second_where_pytorch_wants_a_tensor(torch_oracle, name):
     def function(m):
         return getattr(m, name)(m.tensor([1.0, 2.0]), 2)
@@ -248,7 +249,7 @@ def test_a_number_second_where_pytorch_wants_a_tensor(torch_oracle, name):
     assert _full_message(ag, function) == _full_message(torch_oracle, function)
 
 
-@pytest.mark.parametrize("name", ["maximum", "minimum", "atan2", "hypot"])
+@pytest.mark.parametrize("name", ["maximum", "minimum", "atan2", "hypot", "allclose", "equal"])
 def test_the_method_form_counts_positions_from_other(torch_oracle, name):
     def method(m):
         return getattr(m.tensor([1.0, 2.0]), name)(2)

@@ -111,13 +111,15 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     return input._new(close)
 
 
-def allclose(input: Tensor | float, other: Tensor | float, rtol: float = 1e-05,
-             atol: float = 1e-08, equal_nan: bool = False) -> bool:
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
+    tensors_only("allclose", input, other)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
-def equal(input: Tensor | float, other: Tensor | float) -> bool:
+def equal(input: Tensor, other: Tensor) -> bool:
     """True when both tensors have the same shape and the same values."""
+    tensors_only("equal", input, other)
     return input.shape == other.shape and bool((input._data == other._data).all())
 
 

@@ -166,9 +166,11 @@ class TensorPointwise:
         return ops.ge(self, other)
 
     def equal(self, other):
+        tensors_only("equal", other, names=("other",))
         return ops.equal(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        tensors_only("allclose", other, names=("other",))
         return ops.allclose(self, other, rtol, atol, equal_nan)
 
     def isnan(self):
