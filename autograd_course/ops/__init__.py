@@ -1,13 +1,14 @@
 """Built-in differentiable operations, each a ``Function`` subclass like a learner's own.
 
 One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt), ``exp_log``
-(exp, log, log1p...), ``trigonometry``, ``signs`` (abs, sign), ``rounding`` (round, //, %...),
-``clamping`` (clamp, nan_to_num), ``error_function``, ``compare``, ``reduce`` (sum, mean, max,
-all...), ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``shape`` (views, casts),
-``arrange``, ``split``, ``combine`` (cat, stack, where), ``indexing`` (``x[key]``), ``gather``,
-``masking``, ``sorting``, ``linalg`` (matmul), ``products``, ``inplace``, and for neural networks
-``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_loss``,
-``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
+(exp, log, log1p, xlogy...), ``trigonometry``, ``signs`` (abs, sign), ``rounding`` (round,
+//, %...), ``clamping`` (clamp, nan_to_num), ``error_function``, ``compare``, ``reduce`` (sum,
+mean, max, all...), ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
+(the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
+where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``linalg`` (matmul,
+addmm, addmv), ``products``, ``inplace``, and for neural networks ``activations/`` (relu,
+sigmoid, gelu, softmax...), ``classification_loss``, ``regression_loss``, ``batch_norm``,
+``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
 numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
 ``loss_reduction``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
