@@ -396,6 +396,5 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def clone(input: Tensor, *, memory_format=None) -> Tensor:
-    """A copy (row-major: ``torch.contiguous_format`` and ``torch.preserve_format`` agree)."""
-    check_memory_format("clone", memory_format)
+    check_memory_format("clone", memory_format)  # (a copy here is always row-major)
     return Clone.apply(input)
