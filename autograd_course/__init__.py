@@ -82,6 +82,13 @@ from .dtypes import (
     short,
     uint8,
 )
+from .memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
 from .ops.out_arg import with_out
 from .random import Generator, initial_seed, seed

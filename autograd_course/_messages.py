@@ -87,6 +87,21 @@ def python_type(value) -> str:
     return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
 
 
+def must_be_tensor(function: str, argument: str, position: int, value) -> str:
+    """PyTorch's argument parser, for an op whose one signature wants a tensor there."""
+    return (f"{function}(): argument '{argument}' (position {position}) must be Tensor, not "
+            f"{python_type(value)}")
+
+
+def invalid_combination(function: str, args: tuple, signatures: tuple[str, ...]) -> str:
+    """PyTorch's argument parser when none of an op's overloads takes ``args``: the types it
+    got, then one line per signature."""
+    got = ", ".join(python_type(a) for a in args)
+    overloads = "".join(f" * ({signature})\n" for signature in signatures)
+    return (f"{function}() received an invalid combination of arguments - got ({got}), but "
+            f"expected one of:\n{overloads}")
+
+
 def grad_type(value) -> str:
     return ("assigned grad expected to be a Tensor or None but got grad of type "
             f"{python_type(value)}")

@@ -14,6 +14,7 @@ import numpy as np
 from . import _array, _backend, _messages, dtypes
 from . import random as _random
 from .autograd import grad_mode
+from .memory_formats import check_memory_format
 from .ops.operands import _CONVERTED_NAMES, check_fits, number_array
 from .tensor import Tensor
 
@@ -202,19 +203,27 @@ def _like(fn, x, dtype, device, requires_grad, **kw):
               requires_grad=requires_grad, **kw)
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    check_memory_format("zeros_like", memory_format)
     return _like(zeros, input, dtype, device, requires_grad)
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def ones_like(input, *, dtype=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    check_memory_format("ones_like", memory_format)
     return _like(ones, input, dtype, device, requires_grad)
 
 
-def empty_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def empty_like(input, *, dtype=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    check_memory_format("empty_like", memory_format)
     return _like(zeros, input, dtype, device, requires_grad)
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    check_memory_format("full_like", memory_format)
     return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
                 device=device or input.device, requires_grad=requires_grad)
 
@@ -309,9 +318,13 @@ def randperm(n, *, generator=None, dtype=None, device=None) -> Tensor:
     return _random_tensor(array, device, False)
 
 
-def rand_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def rand_like(input, *, dtype=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    check_memory_format("rand_like", memory_format)
     return _like(rand, input, dtype, device, requires_grad)
 
 
-def randn_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def randn_like(input, *, dtype=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    check_memory_format("randn_like", memory_format)
     return _like(randn, input, dtype, device, requires_grad)

@@ -95,7 +95,8 @@ OPS = [
     lambda a, b: a.unsqueeze(1).squeeze(1).expand(2, 2, 3), lambda a, b: a[0] + a[:, 1:].sum(),
     lambda a, b: a[[1, 0]] * a[a > 0].sum(), lambda a, b: ag.cat([a, b])[1:3] + ag.stack([a, b])[0],
     lambda a, b: ag.where(a > b, a, b),
-    lambda a, b: ag.matmul(a[0], b[1]), lambda a, b: ag.maximum(a, b) + ag.minimum(a, 0.),
+    lambda a, b: ag.matmul(a[0], b[1]),
+    lambda a, b: ag.maximum(a, b) + ag.minimum(a, a.new_zeros(())),
     lambda a, b: ag.nn.functional.binary_cross_entropy_with_logits(a, b.sigmoid()),
 ]
 

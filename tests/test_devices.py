@@ -220,6 +220,7 @@ OP_CASES = [
      [positive(2, 3), normal(2, 3)]),
     ("reciprocal", lambda a: ops.reciprocal(a), [positive(4)]),
     ("rsub", lambda a, b: ops.rsub(a, b, alpha=2) + ops.rsub(a, 1.5), [normal(3), normal(3)]),
+    ("rdiv", lambda a, b: ops.rdiv(a, 1.5) + ops.rdiv(a, b), [normal(3), normal(3)]),
     ("operators", lambda a, b: (1 - a) * (b + 2) / (3 + b * b) - (-a) ** 2,
      [normal(3, 2), normal(2)]),
     ("int-arith", lambda i, j: (i + j, i * 2, i - j, i / (j + 1), -i, i ** 2),
@@ -324,6 +325,10 @@ OP_CASES = [
     ("matmul-4x1", lambda a, b: a @ b, [normal(4, 5, 2, 3), normal(3)]),
     ("matmul-1x3", lambda a, b: a @ b, [normal(3), normal(2, 3, 4)]),
     ("addmm", lambda c, a, b: ops.addmm(c, a, b), [normal(4), normal(2, 3), normal(3, 4)]),
+    ("addmm-scaled", lambda c, a, b: ops.addmm(c, a, b, beta=0.5, alpha=2),
+     [normal(4), normal(2, 3), normal(3, 4)]),
+    ("addmv", lambda c, a, b: ops.addmv(c, a, b, beta=0.5, alpha=2),
+     [normal(2), normal(2, 3), normal(3)]),
     # comparisons and logic
     ("compare", lambda a, b: (ops.eq(a, b), ops.ne(a, 0.5), ops.lt(a, b), ops.le(a, 0.0),
                               ops.gt(a, b), ops.ge(b, a), a == a, a != b, a < 1, a >= b),

@@ -41,13 +41,13 @@ from ..ops.fold import conv1d, conv_transpose2d, fold, unfold
 from ..ops.inplace import unary_
 from ..ops.layer_norm import group_norm, layer_norm
 from ..ops.linalg import addmm
-from ..ops.pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ..ops.pool import adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool2d
 from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
 from ..ops.resize import interpolate
 from ..tensor import Tensor
 
 __all__ = [
-    "adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
+    "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "elu", "gelu",
     "huber_loss", "kl_div", "l1_loss", "leaky_relu", "linear", "log_softmax", "max_pool2d",
     "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "silu", "smooth_l1_loss",

@@ -22,8 +22,6 @@ class MaxPool2d(Module):
                  dilation: int | tuple[int, int] = 1, return_indices: bool = False,
                  ceil_mode: bool = False) -> None:
         super().__init__()
-        if return_indices:
-            raise NotImplementedError("MaxPool2d(return_indices=True) is not implemented")
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.dilation = padding, dilation
@@ -32,7 +30,7 @@ class MaxPool2d(Module):
     def forward(self, input: Tensor) -> Tensor:
         _check_4d(self, input)
         return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            self.ceil_mode)
+                            self.ceil_mode, self.return_indices)
 
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "

@@ -1,13 +1,14 @@
 """Built-in differentiable operations, each a ``Function`` subclass like a learner's own.
 
 One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt), ``exp_log``
-(exp, log, log1p...), ``trigonometry``, ``signs`` (abs, sign), ``rounding`` (round, //, %...),
-``clamping`` (clamp, nan_to_num), ``error_function``, ``compare``, ``reduce`` (sum, mean, max,
-all...), ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``shape`` (views, casts),
-``arrange``, ``split``, ``combine`` (cat, stack, where), ``indexing`` (``x[key]``), ``gather``,
-``masking``, ``sorting``, ``linalg`` (matmul), ``products``, ``inplace``, and for neural networks
-``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_loss``,
-``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
+(exp, log, log1p, xlogy...), ``trigonometry``, ``signs`` (abs, sign), ``rounding`` (round,
+//, %...), ``clamping`` (clamp, nan_to_num), ``error_function``, ``compare``, ``reduce`` (sum,
+mean, max, all...), ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
+(the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
+where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``linalg`` (matmul,
+addmm, addmv), ``products``, ``inplace``, and for neural networks ``activations/`` (relu,
+sigmoid, gelu, softmax...), ``classification_loss``, ``regression_loss``, ``batch_norm``,
+``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
 numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
 ``loss_reduction``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
@@ -29,6 +30,7 @@ from .arithmetic import (
     multiply,
     neg,
     negative,
+    rdiv,
     reciprocal,
     rsub,
     sub,
@@ -52,7 +54,7 @@ from .arrange import (
     vstack,
 )
 from .clamping import clamp, clamp_min, clip, nan_to_num
-from .classification_loss import binary_cross_entropy_with_logits, kl_div, xlogy
+from .classification_loss import binary_cross_entropy_with_logits, kl_div
 from .combine import cat, concat, concatenate, stack
 from .compare import (
     allclose,
@@ -80,12 +82,12 @@ from .compare import (
 )
 from .draws import bernoulli, bernoulli_
 from .error_function import erf
-from .exp_log import exp, expm1, log, log1p, log2, log10
+from .exp_log import exp, expm1, log, log1p, log2, log10, xlogy
 from .gather import gather, index_select, masked_select, scatter, scatter_add
 from .histograms import histc, histogram
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
-from .linalg import addmm, dot, matmul, mm, mv
+from .linalg import addmm, addmv, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
 from .operands import is_tensor
 from .powers import pow, sqrt
@@ -135,7 +137,7 @@ silence_numpy_warnings()
 # torch.add_, torch.view, torch.numpy_t). ``ag.is_tensor`` is its own function.
 NOT_TOP_LEVEL = frozenset({
     "add_", "bernoulli_", "bitwise_and", "bitwise_not", "bitwise_or", "clamp_", "contiguous",
-    "copy_", "repeat",
+    "copy_", "rdiv", "repeat",
     "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
     "kl_div", "masked_fill_", "matrix_transpose", "mul_", "numpy_t", "setitem",
     "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view", "zero_",

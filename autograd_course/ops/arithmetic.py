@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
+from .. import _messages, dtypes
 from ..autograd.function import Function
 from .broadcasting import broadcast_error, broadcast_shape
 from .dtype_checks import check_alpha, check_sub
-from .operands import binary_operands, is_tensor
+from .operands import binary_operands, is_tensor, tensor_first
 from .out_arg import write_out
 from .rounding import div_rounded
 
@@ -232,6 +232,7 @@ def sub(input: Tensor | float, other: Tensor | float, *, alpha: float = 1,
 
 def rsub(input: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     """other - alpha·input (what ``2 - x`` calls, recorded as PyTorch's ``RsubBackward1``)."""
+    tensor_first("rsub", input, other, signatures=_RSUB_SIGNATURES)
     if is_tensor(other):
         return sub(other, input, alpha=alpha)
     check_sub(other, input)
@@ -239,6 +240,10 @@ def rsub(input: Tensor, other: Tensor | float, *, alpha: float = 1) -> Tensor:
     if alpha != 1:
         input = mul(input, alpha)
     return RsubScalar.apply(input, c._data)
+
+
+_RSUB_SIGNATURES = ("Tensor input, Tensor other, *, Number alpha = 1",
+                    "Tensor input, Number other, Number alpha = 1")
 
 
 def mul(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
@@ -262,11 +267,17 @@ def div(input: Tensor | float, other: Tensor | float, *, rounding_mode: str | No
         return write_out(out, div, input, other, rounding_mode=rounding_mode)
     if rounding_mode is not None:
         return div_rounded(input, other, rounding_mode)
-    if not is_tensor(input):  # 2 / x is recorded by PyTorch as reciprocal(x) * 2
-        (x,) = (other,) if other._data.dtype.kind in "fc" else _to_float(other)
-        return mul(Reciprocal.apply(x), input)
     input, other = binary_operands(input, other, floats=True, opmath=True)
     return Div.apply(input, other)
+
+
+def rdiv(input: Tensor, other: Tensor | float) -> Tensor:
+    """``other / input``, the ``/`` operator with a number on the left: PyTorch records
+    ``2 / x`` as ``reciprocal(x) * 2`` (``torch.div(2, x)`` is a true ``DivBackward0``)."""
+    if is_tensor(other):
+        return div(other, input)
+    (x,) = (input,) if input._data.dtype.kind in "fc" else _to_float(input)
+    return mul(Reciprocal.apply(x), other)
 
 
 def reciprocal(input: Tensor) -> Tensor:
@@ -295,8 +306,16 @@ negative = neg
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
 
 
-def lerp(input: Tensor, end: Tensor, weight: float | Tensor) -> Tensor:
-    """``input + weight * (end - input)``: a straight line from input to end."""
+_LERP_SIGNATURES = ("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+                    "Tensor input, Tensor end, Number weight, *, Tensor out = None")
+
+
+def lerp(input: Tensor, end: Tensor, weight: float | Tensor | None = None) -> Tensor:
+    """``input + weight * (end - input)``: a straight line from input to end. (``weight``
+    is required: without it, or with a number for a tensor, no overload matches.)"""
+    if not (is_tensor(input) and is_tensor(end)) or weight is None:
+        given = (input, end) if weight is None else (input, end, weight)
+        raise TypeError(_messages.invalid_combination("lerp", given, _LERP_SIGNATURES))
     if input._data.dtype != end._data.dtype:
         raise RuntimeError(f"expected dtype {_C_NAMES.get(input._data.dtype.name)} for `end` but "
                            f"got dtype {_C_NAMES.get(end._data.dtype.name)}")

@@ -3,7 +3,8 @@ so their nodes are those of the ops they are made of):
 
 * scaled_dot_product_attention(q, k, v) = softmax(q kᵀ · scale + mask) v,  scale = 1/√d;
   ``is_causal`` masks out the keys after each query (the upper triangle); a query with every key
-  masked out gets zero weights.
+  masked out gets zero weights; ``dropout_p`` drops attention weights (``dropout``) before
+  they average the values.
 * normalize(x) = x / max(‖x‖_p, eps) along ``dim``
 * cosine_similarity(a, b) = Σ (a / max(‖a‖, eps)) (b / max(‖b‖, eps)) along ``dim``, a and b
   broadcast to one shape first
@@ -21,6 +22,7 @@ from .activations.softmax import softmax
 from .arrange import tril
 from .broadcasting import broadcast_shape
 from .combine import where
+from .dropout import dropout
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -32,10 +34,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
     """Each query's weighted average of the values, weighted by the softmax of its scaled
-    dot products with the keys."""
-    if dropout_p:
-        raise NotImplementedError("scaled_dot_product_attention(dropout_p>0) is not supported "
-                                  "here")
+    dot products with the keys. With ``dropout_p``, each weight is zeroed with that
+    probability and the others scaled by 1/(1 - p) (``dropout``, from the default
+    generator; always, as in PyTorch: the function has no training flag)."""
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                            "set when is_causal=True")
@@ -54,6 +55,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     # (and zero gradients) where a plain softmax of -inf everywhere would give NaN.
     dead = (scores == -math.inf).all(-1, keepdim=True)
     weights = where(dead, 0.0, softmax(where(dead, 0.0, scores), -1))
+    if dropout_p:
+        weights = dropout(weights, dropout_p)
     return weights.matmul(value)
 
 

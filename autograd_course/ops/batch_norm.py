@@ -105,6 +105,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                     (weight, "weight"), (bias, "bias")):
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    if input.numel() == 0:  # PyTorch: a copy scaled by weight[0], shifted by bias[0]
+        out = input.clone()  # (no statistics to use or to track)
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
     if training:
         per_channel = input.numel() // channels
         if per_channel == 1:

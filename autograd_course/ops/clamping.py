@@ -99,6 +99,26 @@ class ClampMin(Function):
         return where(x >= ctx.low, grad, 0.0), None
 
 
+class ClampMinTensor(Function):
+    """y = max(x, lo) for a tensor ``lo`` (the two broadcast);  dy/dx = 1 where x >= lo,
+    dy/dlo = 1 where x < lo (a tie goes to x)."""
+
+    node_name = "ClampMinBackward1"
+
+    @staticmethod
+    def forward(ctx, x, low):
+        ctx.save_for_backward(x, low)
+        return x._new(x._xp.maximum(x._data, low._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, low = ctx.saved_tensors
+        kept = x >= low
+        grad_x = sum_to(where(kept, grad, 0.0), x.shape) if ctx.needs_input_grad[0] else None
+        grad_low = sum_to(where(kept, 0.0, grad), low.shape) if ctx.needs_input_grad[1] else None
+        return grad_x, grad_low
+
+
 class NanToNum(Function):
     """NaN, +inf and -inf replaced by numbers;  the gradient is 0 at those places."""
 
@@ -156,9 +176,14 @@ def clamp_bounds(input: Tensor, min: float | Tensor | None, max: float | Tensor 
 clip = clamp
 
 
-def clamp_min(input: Tensor, min: float) -> Tensor:  # PyTorch's parameter name
-    """``clamp(input, min=min)``: every element at least ``min``."""
-    return ClampMin.apply(input, min)
+def clamp_min(input: Tensor, min: float | Tensor) -> Tensor:  # PyTorch's parameter name
+    """``clamp(input, min=min)``: every element at least ``min``, a number or a tensor (which
+    broadcasts with ``input`` and gets a gradient where it wins), in the promoted dtype."""
+    target, low, _ = clamp_bounds(input, min, None)
+    input = cast_to(target, input)[0]
+    if isinstance(low, TensorBase):
+        return ClampMinTensor.apply(input, low)
+    return ClampMin.apply(input, low)
 
 
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,

@@ -1,6 +1,6 @@
 """Losses on classes and probabilities: ``nll_loss``, ``cross_entropy``, binary
-cross-entropy (on probabilities or on logits), and ``kl_div`` with the op it is made of,
-``xlogy``.
+cross-entropy (on probabilities or on logits), and ``kl_div`` (built on ``xlogy``, which
+lives with the logarithms in exp_log.py).
 
 Each loss with a backward of its own computes it in the numerically careful form: on logits
 rather than probabilities, with logs clamped, and never dividing by zero.
@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
 from ..autograd.function import Function
 from .activations.softmax import log_softmax
-from .broadcasting import broadcast_shape, sum_to
+from .broadcasting import broadcast_shape
 from .combine import where
 from .devices import same_device
+from .exp_log import xlogy
 from .loss_reduction import check_reduction, legacy_reduction, reduce_loss
-from .operands import binary_operands
 from .promotion import cast_to, not_implemented, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -29,20 +28,23 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 # --- negative log-likelihood and cross-entropy -------------------------------------------------
 class NllLoss(Function):
-    """ℓ = -Σ_n w[t_n] · x[n, t_n] / Σ_n w[t_n] (mean);  dx[n, t_n] = -w[t_n] / Σ w."""
+    """ℓ = -Σ_n w[t_n] · x[n, t_n] / Σ_n w[t_n] (mean);  dx[n, t_n] = -w[t_n] / Σ w.
+
+    The classes are dim 1; any dims after it are positions (an image's pixels, each with its
+    own target), treated as more samples: ``x[n, t_n, ...]``."""
 
     node_name = "NllLossBackward0"
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction, ignore_index):
         xp = x._xp
-        data = x._data if x.ndim == 2 else x._data[None]
-        t = target._data.reshape(-1)
+        data = x._data if x.ndim >= 2 else x._data[None]           # (N, C, *positions)
+        t = target._data.reshape(data.shape[:1] + data.shape[2:])   # (N, *positions)
         keep = t != ignore_index
         safe_t = xp.where(keep, t, 0)
         w = xp.ones(data.shape[1], data.dtype) if weight is None else weight._data
         w_n = xp.where(keep, w[safe_t], 0).astype(data.dtype)       # weight of each sample
-        picked = data[xp.arange(data.shape[0]), safe_t]
+        picked = xp.take_along_axis(data, safe_t[:, None], axis=1)[:, 0]
         losses = -picked * w_n
         total = w_n.sum()
         if reduction == "mean":
@@ -51,17 +53,18 @@ class NllLoss(Function):
             loss = reduce_loss(losses, reduction)
             if reduction == "none" and x.ndim == 1:
                 loss = loss.reshape(())
-        coef = xp.zeros_like(data)                                 # dℓ_n/dx[n, c]
-        # an ignored target gets no gradient at all, even when the mean is 0/0 = NaN (PyTorch)
-        scale = -w_n / (total if reduction == "mean" else 1)
-        coef[xp.arange(data.shape[0]), safe_t] = xp.where(keep, scale, 0)
+        # dℓ_n/dx[n, c]: the target's class only. An ignored target gets no gradient at all,
+        # even when the mean is 0/0 = NaN (PyTorch)
+        scale = xp.where(keep, -w_n / (total if reduction == "mean" else 1), 0)
+        classes = xp.arange(data.shape[1]).reshape((1, -1) + (1,) * (data.ndim - 2))
+        coef = xp.where(classes == safe_t[:, None], scale[:, None], 0).astype(data.dtype)
         ctx.coef, ctx.reduction, ctx.shape = coef, reduction, x.shape
         return x._new(xp.asarray(loss, dtype=data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
         coef = grad._new(ctx.coef)
-        if ctx.reduction == "none" and grad.ndim == 1:
+        if ctx.reduction == "none" and grad.ndim >= 1:  # one loss per sample: along dim 1
             grad = grad.unsqueeze(1)
         out = grad * coef
         if out._data.shape != ctx.shape:  # (N, C) input: already its shape, no reshape op
@@ -69,18 +72,39 @@ class NllLoss(Function):
         return out, None, None, None, None
 
 
+class NllLoss2D(NllLoss):
+    """The same loss on (N, C, H, W) scores and (N, H, W) targets (PyTorch's node name)."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+def _check_spatial_target(input: Tensor, target: Tensor) -> None:
+    """PyTorch's refusals of a target that does not fit (N, C, d1, ...) scores."""
+    if target.ndim and target.shape[0] != input.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if input.ndim == 4 and target.ndim != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {target.ndim}")
+    if input.ndim == 4 and target.shape[1:] != input.shape[2:]:
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
+                           f"{list(target.shape)}")
+    expected = [input.shape[0], *input.shape[2:]]
+    if list(target.shape) != expected:
+        raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
+
+
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              size_average: bool | None = None, ignore_index: int = -100,
              reduce: bool | None = None, reduction: str = "mean") -> Tensor:
-    """PyTorch's ``F.nll_loss`` for (N, C) or (C,) log-probabilities and class indices."""
+    """PyTorch's ``F.nll_loss`` for (N, C) or (C,) log-probabilities and class indices, or
+    (N, C, d1, ...) ones with (N, d1, ...) targets (one class per position)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     check_reduction(reduction)
     same_device(input, target, weight)
-    if input.ndim not in (1, 2):
-        raise NotImplementedError(
-            f"nll_loss here takes (N, C) or (C,) input, got {list(input.shape)}; reshape spatial "
-            "inputs to (N·H·W, C) first")
-    if target.ndim > 1:
+    if input.ndim > 2:
+        _check_spatial_target(input, target)
+    elif target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target._data.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
@@ -89,19 +113,28 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError(
             f"expected scalar type {scalar_type(input)} but found {scalar_type(weight)}")
     batch = input.shape[0] if input.ndim == 2 else 1
-    if target.numel() != batch or target.ndim != input.ndim - 1:
+    if input.ndim <= 2 and (target.numel() != batch or target.ndim != input.ndim - 1):
         raise ValueError(
             f"Expected input batch_size ({batch}) to match target batch_size "
             f"({target.shape[0] if target.ndim else 1}).")
+    classes = input.shape[1] if input.ndim >= 2 else input.shape[0]
     t = target._data.reshape(-1)
-    bad = (t != ignore_index) & ((t < 0) | (t >= input.shape[-1]))
+    bad = (t != ignore_index) & ((t < 0) | (t >= classes))
     if bad.any():
         raise IndexError(f"Target {int(t[bad.argmax()])} is out of bounds.")
-    if weight is not None and weight.shape != (input.shape[-1],):
+    if weight is not None and weight.shape != (classes,):
         raise RuntimeError(
-            f"weight tensor should be defined either for all {input.shape[-1]} classes or no "
+            f"weight tensor should be defined either for all {classes} classes or no "
             f"classes but got weight tensor of shape: {list(weight.shape)}")
-    return NllLoss.apply(input, target, weight, reduction, ignore_index)
+    if input.ndim <= 2:
+        return NllLoss.apply(input, target, weight, reduction, ignore_index)
+    if input.ndim == 4:
+        return NllLoss2D.apply(input, target, weight, reduction, ignore_index)
+    # other spatial shapes: viewed as (N, C, 1, d1·d2·...), as PyTorch does
+    n, c = input.shape[:2]
+    out = NllLoss2D.apply(input.reshape(n, c, 1, -1), target.reshape(n, 1, -1), weight,
+                          reduction, ignore_index)
+    return out.reshape(target.shape) if reduction == "none" else out
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -333,41 +366,6 @@ def _check_expand(shape: tuple, target: tuple) -> None:
 
 
 # --- KL divergence -----------------------------------------------------------------------------
-class Xlogy(Function):
-    """out = x · log(y), defined as 0 where x = 0 (so 0 · log 0 = 0, the convention entropy
-    needs);  d/dx = log y (0 where x = 0),  d/dy = x / y."""
-
-    node_name = "XlogyBackward0"
-    saved_names = ("self", "other")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        xp = x._xp
-        ctx.save_for_backward(x, y)
-        ctx.x_shape, ctx.y_shape = x.shape, y.shape
-        out = xp.where(x._data == 0, x._data.dtype.type(0), x._data * xp.log(y._data))
-        return x._new(xp.where(xp.isnan(y._data), y._data, out).astype(x._data.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        need_x, need_y = ctx.needs_input_grad
-        grad_x = grad_y = None
-        if need_x:
-            grad_x = sum_to(grad * xlogy((x != 0).to(x.dtype), y), ctx.x_shape)
-        if need_y:
-            grad_y = sum_to(grad * x / y, ctx.y_shape)
-        return grad_x, grad_y
-
-
-def xlogy(input: Tensor | float, other: Tensor | float) -> Tensor:
-    """input · log(other), with 0 · log(anything but NaN) = 0."""
-    input, other = binary_operands(input, other)
-    if input._data.dtype.kind not in "fc":
-        input, other = input.to(dtypes.default_float), other.to(dtypes.default_float)
-    return Xlogy.apply(input, other)
-
-
 _KL_MEAN_WARNING = (
     "reduction: 'mean' divides the total loss by both the batch size and the support size."
     "'batchmean' divides only by the batch size, and aligns with the KL div math definition."

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
-from .operands import binary_operands, is_tensor
+from .operands import binary_operands, is_tensor, tensor_first, tensors_only
 from .promotion import not_implemented, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -24,39 +24,48 @@ def _compare(fn, a, b):
         raise broadcast_error(a.shape, b.shape) from None
 
 
-def eq(input: Tensor | float, other: Tensor | float) -> Tensor:
+def eq(input: Tensor, other: Tensor | float) -> Tensor:
+    tensor_first("eq", input, other)
     return _compare(np.equal, input, other)
 
 
-def ne(input: Tensor | float, other: Tensor | float) -> Tensor:
+def ne(input: Tensor, other: Tensor | float) -> Tensor:
+    tensor_first("ne", input, other)
     return _compare(np.not_equal, input, other)
 
 
-def lt(input: Tensor | float, other: Tensor | float) -> Tensor:
+def lt(input: Tensor, other: Tensor | float) -> Tensor:
+    tensor_first("lt", input, other)
     return _compare(np.less, input, other)
 
 
-def le(input: Tensor | float, other: Tensor | float) -> Tensor:
+def le(input: Tensor, other: Tensor | float) -> Tensor:
+    tensor_first("le", input, other)
     return _compare(np.less_equal, input, other)
 
 
-def gt(input: Tensor | float, other: Tensor | float) -> Tensor:
+def gt(input: Tensor, other: Tensor | float) -> Tensor:
+    tensor_first("gt", input, other)
     return _compare(np.greater, input, other)
 
 
-def ge(input: Tensor | float, other: Tensor | float) -> Tensor:
+def ge(input: Tensor, other: Tensor | float) -> Tensor:
+    tensor_first("ge", input, other)
     return _compare(np.greater_equal, input, other)
 
 
-def logical_and(input: Tensor | float, other: Tensor | float) -> Tensor:
+def logical_and(input: Tensor, other: Tensor) -> Tensor:
+    tensors_only("logical_and", input, other)
     return _compare(np.logical_and, input, other)
 
 
-def logical_or(input: Tensor | float, other: Tensor | float) -> Tensor:
+def logical_or(input: Tensor, other: Tensor) -> Tensor:
+    tensors_only("logical_or", input, other)
     return _compare(np.logical_or, input, other)
 
 
-def logical_xor(input: Tensor | float, other: Tensor | float) -> Tensor:
+def logical_xor(input: Tensor, other: Tensor) -> Tensor:
+    tensors_only("logical_xor", input, other)
     return _compare(np.logical_xor, input, other)
 
 
@@ -92,22 +101,25 @@ def bitwise_not(input: Tensor) -> Tensor:
     return input._new(~input._data)
 
 
-def isclose(input: Tensor | float, other: Tensor | float, rtol: float = 1e-05,
-            atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
-    if is_tensor(input) and is_tensor(other) and input._data.dtype != other._data.dtype:
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    tensors_only("isclose", input, other)
+    if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"{scalar_type(input)} did not match {scalar_type(other)}")
     input, other = binary_operands(input, other)
     close = input._xp.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
     return input._new(close)
 
 
-def allclose(input: Tensor | float, other: Tensor | float, rtol: float = 1e-05,
-             atol: float = 1e-08, equal_nan: bool = False) -> bool:
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
+    tensors_only("allclose", input, other)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
-def equal(input: Tensor | float, other: Tensor | float) -> bool:
+def equal(input: Tensor, other: Tensor) -> bool:
     """True when both tensors have the same shape and the same values."""
+    tensors_only("equal", input, other)
     return input.shape == other.shape and bool((input._data == other._data).all())
 
 
@@ -152,12 +164,14 @@ class Minimum(Maximum):
     _pick = staticmethod(np.minimum)
 
 
-def maximum(input: Tensor | float, other: Tensor | float) -> Tensor:
+def maximum(input: Tensor, other: Tensor) -> Tensor:
+    tensors_only("maximum", input, other)
     input, other = binary_operands(input, other)
     return Maximum.apply(input, other)
 
 
-def minimum(input: Tensor | float, other: Tensor | float) -> Tensor:
+def minimum(input: Tensor, other: Tensor) -> Tensor:
+    tensors_only("minimum", input, other)
     input, other = binary_operands(input, other)
     return Minimum.apply(input, other)
 

@@ -80,7 +80,9 @@ class ConstantPad(Function):
 
 class EdgePad(Function):
     """reflect / replicate / circular padding: NumPy's ``pad`` modes; the gradient adds each
-    copy's gradient back onto the element it copied (by padding an index grid the same way)."""
+    copy's gradient back onto the element it copied (by padding an index grid the same way).
+    A negative width crops: reflect and replicate pad by the positive widths and then cut by
+    the negative ones; circular cuts first and wraps around what is left (as PyTorch does)."""
 
     _NAMES = {"reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0",
               "circular": "CircularPad{}DBackward0"}
@@ -88,7 +90,11 @@ class EdgePad(Function):
     @staticmethod
     def forward(ctx, x, widths, mode):
         numpy_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode]
-        positions = np.pad(np.arange(x.numel()).reshape(x.shape), widths, mode=numpy_mode)
+        positions = np.arange(x.numel()).reshape(x.shape)
+        if mode == "circular":  # crop, then wrap around what is left
+            positions = np.pad(_cropped(positions, widths), _grown(widths), mode="wrap")
+        else:                   # pad, then crop
+            positions = _cropped(np.pad(positions, _grown(widths), mode=numpy_mode), widths)
         positions = x._xp.asarray(positions)  # where each output element is copied from
         ctx.shape, ctx.positions = x.shape, positions
         return x._new(x._data.reshape(-1)[positions])
@@ -97,6 +103,33 @@ class EdgePad(Function):
     def backward(ctx, grad):
         flat = IndexGrad.apply(grad, (ctx.positions,), (int(np.prod(ctx.shape)),), False)
         return flat.reshape(ctx.shape), None, None
+
+
+def _grown(widths):
+    return [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
+
+
+def _cropped(array, widths):
+    """``array`` less ``-lo`` elements at the start and ``-hi`` at the end of each dim where
+    a width is negative (the negative half of ``pad``)."""
+    return array[tuple(slice(max(-lo, 0), n - max(-hi, 0))
+                       for (lo, hi), n in zip(widths, array.shape))]
+
+
+def _check_crop(input, widths, mode):
+    """PyTorch's refusals when negative widths cut a dim below zero (reflect and replicate:
+    below one along the last dim)."""
+    for d, ((lo, hi), n) in enumerate(zip(widths, input.shape)):
+        kept, out = n - max(-lo, 0) - max(-hi, 0), n + lo + hi
+        if mode == "constant" and kept < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        if mode == "circular" and kept < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+        if mode in ("reflect", "replicate") and d == input.ndim - 1 and out < 1:
+            raise RuntimeError(f"input (W: {n}) is too small. Calculated output W: {out}")
+        if out < 0:
+            shape = [n + lo + hi for (lo, hi), n in zip(widths, input.shape)]
+            raise RuntimeError(f"Trying to create tensor with negative dimension {out}: {shape}")
 
 
 _EDGE_CLASSES = {}
@@ -112,7 +145,7 @@ def _edge_class(mode: str, dims: int):
 def pad(input: Tensor, pad: tuple[int, ...], mode: str = "constant",
         value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``, the
-    last dim first. Negative widths crop (constant mode)."""
+    last dim first. Negative widths crop."""
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.ndim:
@@ -122,11 +155,10 @@ def pad(input: Tensor, pad: tuple[int, ...], mode: str = "constant",
     widths = [(0, 0)] * input.ndim
     for k in range(len(pad) // 2):
         widths[input.ndim - 1 - k] = (int(pad[2 * k]), int(pad[2 * k + 1]))
+    _check_crop(input, widths, mode)
     if mode == "constant":
         if any(lo < 0 or hi < 0 for lo, hi in widths):  # crop first, then pad
-            crop = tuple(slice(max(-lo, 0), s - max(-hi, 0)) for (lo, hi), s in
-                         zip(widths, input.shape))
-            input, widths = input[crop], [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
+            input, widths = _cropped(input, widths), _grown(widths)
         return ConstantPad.apply(input, tuple(widths), 0.0 if value is None else value)
     if mode not in EdgePad._NAMES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")

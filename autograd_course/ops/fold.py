@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..autograd.function import Function
+from .combine import cat
 from .conv import conv2d, out_size, pair
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -46,7 +47,8 @@ class Im2Col(Function):
         n, c, xp = x.shape[0], x.shape[1], x._xp
         taps = xp.asarray(taps)
         padded = xp.pad(x._data, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-        cols = padded.reshape(n, c, -1)[:, :, taps]  # (n, c, kh·kw, L)
+        plane = (h + 2 * ph) * (w + 2 * pw)  # (named: n may be 0)
+        cols = padded.reshape(n, c, plane)[:, :, taps]  # (n, c, kh·kw, L)
         return x._new(cols.reshape(n, c * taps.shape[0], taps.shape[1]))
 
     @staticmethod
@@ -119,9 +121,12 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The adjoint of ``conv2d``: each input pixel spreads over a window of the output.
-    ``weight`` is (C_in, C_out, kh, kw)."""
+    ``weight`` is (C_in, C_out / groups, kh, kw). With ``groups``, the input channels are cut
+    into that many blocks, each transposed-convolved with its own block of ``weight`` into its
+    own block of output channels."""
     if groups != 1:
-        raise NotImplementedError("conv_transpose2d(groups > 1) is not supported here")
+        return _grouped_conv_transpose2d(input, weight, bias, stride, padding, output_padding,
+                                         groups, dilation)
     batched = input if input.ndim == 4 else input.unsqueeze(0)
     n, c_in, h, w = batched.shape
     if weight.shape[0] != c_in:
@@ -138,6 +143,24 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     if bias is not None:
         out = out + bias.reshape(1, c_out, 1, 1)
     return out if input.ndim == 4 else out.squeeze(0)
+
+
+def _grouped_conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups,
+                              dilation):
+    """One ``conv_transpose2d`` per block of channels, the outputs side by side (dim 1)."""
+    channels = input.shape[-3]
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if weight.shape[0] != channels or channels % groups:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
+                           f"input{list(input.shape)} to have {weight.shape[0]} channels, but "
+                           f"got {channels} channels instead")
+    step = channels // groups
+    parts = [conv_transpose2d(input.narrow(-3, g * step, step), weight[g * step:(g + 1) * step],
+                              None, stride, padding, output_padding, 1, dilation)
+             for g in range(groups)]
+    out = cat(parts, -3)
+    return out if bias is None else out + bias.reshape(-1, 1, 1)
 
 
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,

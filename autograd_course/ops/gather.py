@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._messages import warn_once
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape
 from .dims import normalize_dim
@@ -41,6 +42,8 @@ class Gather(Function):
     def forward(ctx, x, dim, index):
         ctx.shape, ctx.dim = x.shape, dim
         ctx.save_for_backward(index)
+        if index.numel() == 0:  # nothing to read: an empty tensor of the index's shape
+            return x._new(x._xp.zeros(index.shape, dtype=x._data.dtype))
         if x.ndim == 0:  # a 0-d tensor acts as one of shape (1,): index's shape, all x
             return x._new(x._data.reshape(1)[index._data.reshape(-1)].reshape(index.shape))
         return x._new(x._data[_positions(index, dim)])
@@ -120,6 +123,33 @@ class ScatterAdd(Function):
         return grad, None, None, grad_src
 
 
+class ScatterReduce(Function):
+    """``scatter(..., reduce='add' | 'multiply')``: each ``src`` value added into (multiplied
+    into) its place, a place met twice taking both. PyTorch records it without a derivative
+    (its node is ``NotImplemented``): backward raises PyTorch's error."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, x, dim, index, src, reduce):
+        out = x._data.copy()
+        if index.numel():
+            values = src._data[tuple(slice(0, n) for n in index.shape)] if is_tensor(src) \
+                else x._xp.asarray(src, dtype=out.dtype)
+            combine = x._xp.add if reduce == "add" else x._xp.multiply
+            combine.at(out, _positions(index, dim), values)
+        return x._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+_SCATTER_REDUCE_WARNING = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+    "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
+
+
 class MaskedSelect(Function):
     """The elements where ``mask`` is True, as a vector;  dx = g written back at those places."""
 
@@ -128,13 +158,15 @@ class MaskedSelect(Function):
     @staticmethod
     def forward(ctx, x, mask):
         shape = broadcast_shape(mask.shape, x.shape)
-        key = x._xp.nonzero(x._xp.broadcast_to(mask._data, shape))
-        ctx.key, ctx.shape = key, shape
-        return x._new(x._xp.broadcast_to(x._data, shape)[key])
+        at_least_1d = shape or (1,)  # a 0-d pair is read as one element
+        key = x._xp.nonzero(x._xp.broadcast_to(mask._data, shape).reshape(at_least_1d))
+        ctx.key, ctx.shapes = key, (at_least_1d, shape)
+        return x._new(x._xp.broadcast_to(x._data, shape).reshape(at_least_1d)[key])
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexGrad.apply(grad, ctx.key, ctx.shape, False), None
+        at_least_1d, shape = ctx.shapes
+        return IndexGrad.apply(grad, ctx.key, at_least_1d, False).reshape(shape), None
 
 
 def _check_index(input, dim, index, name: str, src=None) -> None:
@@ -143,7 +175,7 @@ def _check_index(input, dim, index, name: str, src=None) -> None:
     if index.ndim != input.ndim and index.numel() and input.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
-    for d in range(index.ndim if input.ndim else 0):
+    for d in range(index.ndim if input.ndim and index.numel() else 0):  # empty: no check
         if d != dim and index.shape[d] > input.shape[d]:
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
@@ -173,12 +205,17 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
 def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor | float | None = None, *,
             value: float | None = None, reduce: str | None = None) -> Tensor:
     """A copy of ``input`` with ``out[i][index[i][j]] = src[i][j]`` (for ``dim=1``);
-    ``src`` may be a number."""
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=...) is not supported here")
+    ``src`` may be a number. ``reduce='add'`` or ``'multiply'`` combines instead of writing
+    (deprecated by PyTorch for a tensor ``src``, with a warning, and not differentiable)."""
     dim = normalize_dim(dim, input.ndim)
     src = value if src is None else src
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
     _check_index(input, dim, index, "scatter", src)
+    if reduce is not None:
+        if is_tensor(src):
+            warn_once(_SCATTER_REDUCE_WARNING, stacklevel=2)
+        return ScatterReduce.apply(input, dim, index, src, reduce)
     if is_tensor(src):
         return Scatter.apply(input, dim, index, src)
     return ScatterValue.apply(input, dim, index, src)

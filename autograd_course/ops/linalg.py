@@ -148,29 +148,41 @@ class BatchedMatmul(Function):
 
 
 class Addmm(Function):
-    """out = bias + A B (what ``nn.Linear`` does on a batch);  dbias = Σ dout over rows."""
+    """out = β·bias + α·A B (what ``nn.Linear`` does on a batch, with β = α = 1);
+    dbias = β·Σ dout over rows, dA = α·dout Bᵀ, dB = α·Aᵀ dout. With β = 0 the bias is not
+    read at all (a NaN in it does not spread), as in PyTorch."""
 
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
 
     @staticmethod
-    def forward(ctx, bias, a, b):
+    def forward(ctx, bias, a, b, beta=1, alpha=1):
         if a._data.shape[1] != b._data.shape[0]:
             raise _shape_error(a, b)
-        need_bias, need_a, need_b = ctx.needs_input_grad
+        need_bias, need_a, need_b = ctx.needs_input_grad[:3]
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.bias_shape = bias._data.shape
+        ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
         ctx.column_major = _column_major(a._data), _column_major(b._data)
         out = a._data @ b._data
-        out += bias._data
+        if alpha != 1:
+            out *= alpha
+        if beta == 1:
+            out += bias._data
+        elif beta != 0:
+            out += beta * bias._data
+        else:  # still the shape that bias broadcasts to
+            out = out + bias._xp.zeros_like(bias._data)
         return a._new(out)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        need_bias, need_a, need_b = ctx.needs_input_grad
-        return (grad.sum_to_size(ctx.bias_shape) if need_bias else None,
-                *_mm_grads(ctx, grad, a, b, need_a, need_b))
+        need_bias, need_a, need_b = ctx.needs_input_grad[:3]
+        grad_bias = None
+        if need_bias:
+            grad_bias = (grad if ctx.beta == 1 else grad * ctx.beta).sum_to_size(ctx.bias_shape)
+        grad_ab = grad if ctx.alpha == 1 else grad * ctx.alpha
+        return (grad_bias, *_mm_grads(ctx, grad_ab, a, b, need_a, need_b), None, None)
 
 
 def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -200,9 +212,53 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
     return Dot.apply(input, tensor)
 
 
-def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
+          alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``, input broadcasting."""
     same_device(input, mat1, mat2)
-    return Addmm.apply(input, mat1, mat2)
+    if beta == 1 and alpha == 1:
+        return Addmm.apply(input, mat1, mat2)
+    return Addmm.apply(input, mat1, mat2, beta, alpha)
+
+
+class Addmv(Function):
+    """out = β·bias + α·M v;  dbias = β·dout (summed to its shape), dM = α·dout vᵀ,
+    dv = α·Mᵀ dout. With β = 0 the bias is not read."""
+
+    node_name = "AddmvBackward0"
+    saved_names = ("mat", "vec")
+
+    @staticmethod
+    def forward(ctx, bias, mat, vec, beta, alpha):
+        ctx.save_for_backward(mat, vec)
+        ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
+        out = alpha * (mat._data @ vec._data)
+        out = out + (bias._xp.zeros_like(bias._data) if beta == 0 else beta * bias._data)
+        return mat._new(out.astype(mat._data.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        mat, vec = ctx.saved_tensors
+        need_bias, need_mat, need_vec = ctx.needs_input_grad[:3]
+        return ((grad * ctx.beta).sum_to_size(ctx.bias_shape) if need_bias else None,
+                (grad * ctx.alpha).unsqueeze(1) * vec if need_mat else None,
+                mat.t().matmul(grad * ctx.alpha) if need_vec else None, None, None)
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1,
+          alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``, input broadcasting to the result."""
+    same_device(input, mat, vec)
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
+                           f"{vec.ndim}")
+    if mat.shape[1] != vec.shape[0] or input.numel() not in (1, mat.shape[0]):
+        raise RuntimeError(f"size mismatch, got input ({input.numel()}), mat "
+                           f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    if not input._data.dtype == mat._data.dtype == vec._data.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{scalar_type(input)}, {scalar_type(mat)}, and {scalar_type(vec)}")
+    return Addmv.apply(input, mat, vec, beta, alpha)
 
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",

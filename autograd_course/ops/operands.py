@@ -1,6 +1,7 @@
 """An op's operands: tensors, and Python numbers turned into tensors as PyTorch turns them.
 
-``is_tensor``; ``number_array``: a number as an array of a dtype (an int that does not fit
+``is_tensor``; ``tensor_first`` / ``tensors_only``: PyTorch's TypeErrors where an op takes no
+number in that place; ``number_array``: a number as an array of a dtype (an int that does not fit
 wraps around, as in C++); ``check_python_int`` / ``check_fits``: PyTorch's errors for a number
 that 64 bits, or the dtype an op computes in, cannot hold; ``binary_operands``: the two
 operands of an element-wise op, on one device, in the dtype the op computes in
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
+from .. import _messages, dtypes
 from ..tensor_base import TensorBase
 from .devices import same_device_pair
 from .promotion import result_type
@@ -25,6 +26,26 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 def is_tensor(value: object) -> bool:
     return isinstance(value, TensorBase)
+
+
+# PyTorch's two overloads of a binary op that also takes a number second (``eq``, ``fmod``)
+TENSOR_OR_NUMBER = ("Tensor input, Tensor other, *, Tensor out = None",
+                    "Tensor input, Number other, *, Tensor out = None")
+
+
+def tensor_first(function: str, *args, signatures: tuple[str, ...] = TENSOR_OR_NUMBER) -> None:
+    """PyTorch's argument parser for an op whose every overload takes a tensor first:
+    ``torch.eq(2, x)`` matches none of them (a TypeError listing them)."""
+    if not isinstance(args[0], TensorBase):
+        raise TypeError(_messages.invalid_combination(function, args, signatures))
+
+
+def tensors_only(function: str, *args, names: tuple[str, ...] = ("input", "other")) -> None:
+    """PyTorch's argument parser for an op declared with tensors only (``maximum``,
+    ``atan2``): the first argument that is not a tensor is named, by its position."""
+    for position, (name, value) in enumerate(zip(names, args), 1):
+        if not isinstance(value, TensorBase):
+            raise TypeError(_messages.must_be_tensor(function, name, position, value))
 
 
 def check_python_int(value) -> None:

@@ -91,7 +91,8 @@ def _as_4d(array):
 
 
 class MaxPool2D(Function):
-    """out = max over each window;  the gradient goes to the element that was the max."""
+    """out = max over each window (and where it was);  the gradient goes to the element that
+    was the max."""
 
     node_name = "MaxPool2DWithIndicesBackward0"
 
@@ -111,10 +112,15 @@ class MaxPool2D(Function):
         cols = xp.arange(out_hw[1]) * stride[1] + (tap % kernel[1]) * dilation[1]
         ctx.where = rows * data.shape[3] + cols
         ctx.shapes = x.shape, data.shape, pads
-        return x._new(out.reshape(out.shape[4 - x.ndim:]))
+        # the same places as flat indices into each unpadded (H, W) plane: PyTorch's indices
+        flat = (ctx.where // data.shape[3] - pads[0]) * x4.shape[3] + ctx.where % data.shape[3] \
+            - pads[2]
+        indices = x._new(flat.astype(xp.int64).reshape(out.shape[4 - x.ndim:]))
+        ctx.mark_non_differentiable(indices)
+        return x._new(out.reshape(out.shape[4 - x.ndim:])), indices
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx, grad, _grad_indices):
         return MaxPool2DGrad.apply(grad, ctx.where, ctx.shapes), None, None, None, None, None
 
 
@@ -139,13 +145,16 @@ class MaxPool2DGrad(FirstOrderOnly):
 
 def max_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
                stride: int | tuple[int, int] | None = None, padding: int | tuple[int, int] = 0,
-               dilation: int | tuple[int, int] = 1, ceil_mode: bool = False) -> Tensor:
-    """PyTorch's ``F.max_pool2d`` (without ``return_indices``)."""
+               dilation: int | tuple[int, int] = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """PyTorch's ``F.max_pool2d``; with ``return_indices`` also where each maximum was, as a
+    flat index into its (H, W) plane (what ``max_unpool2d`` takes)."""
     if input._data.dtype.kind == "b":
         raise not_implemented("max_pool2d", input)
     kernel, stride, _, dilation, out_hw, pads = pool_geometry(
         input, kernel_size, stride, padding, dilation, ceil_mode)
-    return MaxPool2D.apply(input, kernel, stride, dilation, out_hw, pads)
+    out, indices = MaxPool2D.apply(input, kernel, stride, dilation, out_hw, pads)
+    return (out, indices) if return_indices else out
 
 
 def _avg_divisor(size, kernel, stride, pad, out, count_include_pad):
@@ -218,7 +227,26 @@ def avg_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
     return AvgPool2D.apply(input, kernel, stride, out_hw, pads, divisor)
 
 
-def _adaptive_matrix(xp, size: int, out: int, dtype):
+def avg_pool1d(input: Tensor, kernel_size: int | tuple[int], stride: int | tuple[int] | None = None,
+               padding: int | tuple[int] = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    """PyTorch's ``F.avg_pool1d`` (it has no ``divisor_override``): ``avg_pool2d`` over rows
+    of height 1, as PyTorch computes it."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor "
+                           "for argument #1 'self' (while checking arguments for avg_pool1d)")
+    kernel = _single(kernel_size)
+    step = kernel if stride is None or stride == () or stride == [] else _single(stride)
+    out = avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, step), (0, _single(padding)),
+                     ceil_mode, count_include_pad)
+    return out.squeeze(-2)
+
+
+def _single(value) -> int:
+    return value if isinstance(value, int) else int(value[0])
+
+
+def adaptive_matrix(xp, size: int, out: int, dtype):
     """Row i averages input positions floor(i·size/out) .. ceil((i+1)·size/out) - 1."""
     m = np.zeros((out, size))
     for i in range(out):  # one row per output position (out is small: 1, 7...)
@@ -265,5 +293,5 @@ def adaptive_avg_pool2d(input: Tensor, output_size: int | tuple[int, int]) -> Te
     if (oh, ow) == (1, 1):
         return input.mean((-2, -1), keepdim=True)
     dtype = input._data.dtype
-    return AdaptiveAvgPool2D.apply(input, _adaptive_matrix(input._xp, h, oh, dtype),
-                                   _adaptive_matrix(input._xp, w, ow, dtype))
+    return AdaptiveAvgPool2D.apply(input, adaptive_matrix(input._xp, h, oh, dtype),
+                                   adaptive_matrix(input._xp, w, ow, dtype))

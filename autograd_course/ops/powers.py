@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import dtypes
+from .. import _messages, dtypes
 from ..autograd.function import Function
 from .arithmetic import elementwise
 from .broadcasting import sum_to
@@ -158,6 +158,11 @@ def sqrt(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return Sqrt.apply(floating(input))
 
 
+_SIGNATURES = ("Tensor input, Tensor exponent, *, Tensor out = None",
+               "Number self, Tensor exponent, *, Tensor out = None",
+               "Tensor input, Number exponent, *, Tensor out = None")
+
+
 # PyTorch's name
 def pow(input: Tensor | float, exponent: Tensor | float, *, out: Tensor | None = None) -> Tensor:
     """input ** exponent, for a tensor input and a number or tensor exponent (or a number
@@ -165,6 +170,8 @@ def pow(input: Tensor | float, exponent: Tensor | float, *, out: Tensor | None =
     float32)."""
     if out is not None:
         return write_out(out, pow, input, exponent)
+    if not (is_tensor(input) or is_tensor(exponent)):  # no overload takes two numbers
+        raise TypeError(_messages.invalid_combination("pow", (input, exponent), _SIGNATURES))
     if not is_tensor(input):
         target = result_type(exponent, input)
         if target.kind == "b":

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import _messages
 from ..autograd.function import Function
 from .arrange import diagonal
+from .broadcasting import broadcast_shape
 from .combine import where
 from .devices import same_device
 from .dims import normalize_dim
@@ -141,20 +143,29 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
 
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
-    """The cross product of 3-vectors along ``dim`` (the first dim of size 3 when None)."""
+    """The cross product of 3-vectors along ``dim`` (the first dim of ``input`` of size 3
+    when None, which PyTorch warns is deprecated); the other dims broadcast."""
     input, other = binary_operands(input, other)
-    if input.shape != other.shape:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                           f"{input.shape} and {other.shape}")
     if dim is None:
+        _messages.warn_once(_CROSS_DIM_WARNING, stacklevel=2)  # once, as PyTorch
         dim = next((d for d, s in enumerate(input.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
-    dim = normalize_dim(dim, input.ndim)
-    if input.shape[dim] != 3:
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    axis = normalize_dim(dim, input.ndim)
+    if input.shape[axis] != 3 or other.shape[axis] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                           f"{input.shape[dim]} and {other.shape[dim]}")
-    return Cross.apply(input, other, dim)
+                           f"{input.shape[axis]} and {other.shape[axis]}")
+    shape = broadcast_shape(input.shape, other.shape)  # (their gradients summed back)
+    input, other = (t if t.shape == shape else t.expand(shape) for t in (input, other))
+    return Cross.apply(input, other, axis)
+
+
+_CROSS_DIM_WARNING = (
+    "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
+    "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to "
+    "agree with that of linalg.cross in a future release.")
 
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = None) -> Tensor:

@@ -123,6 +123,8 @@ class ProdDim(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
+        if x.ndim == 0:  # the product of one number is that number: dy/dx = 1
+            return grad, None, None, None
         grad = _restore(grad, x.shape, (ctx.dim,), ctx.keepdim)
         if x.shape[ctx.dim] == 0:
             return grad.expand(x.shape), None, None, None

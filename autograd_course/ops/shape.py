@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .. import _backend, dtypes
 from ..autograd.function import Function
+from ..memory_formats import check_memory_format
 from .dims import normalize_dim
 from .view_detection import view_of
 
@@ -144,7 +145,7 @@ class Permute(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.permute(*ctx.inverse), None
+        return grad.permute(ctx.inverse), None
 
 
 class Unsqueeze(Function):
@@ -394,5 +395,6 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(input, tuple(shape[:start]) + (middle,) + tuple(shape[end + 1:]))
 
 
-def clone(input: Tensor) -> Tensor:
+def clone(input: Tensor, *, memory_format=None) -> Tensor:
+    check_memory_format("clone", memory_format)  # (a copy here is always row-major)
     return Clone.apply(input)

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .combine import where
+from .matrix_norms import nuclear_norm
 from .promotion import scalar_type
 from .reduce import _dims, _restore
 
@@ -190,6 +191,8 @@ def norm(input: Tensor, p: float | str = 2, dim: int | tuple[int, ...] | None = 
     """The p-norm of the flattened tensor, or of each slice along ``dim``; ``p='fro'`` is 2."""
     if p == "fro" or p is None:
         p = 2
+    if p == "nuc":  # a matrix norm: the sum of the singular values
+        return nuclear_norm(input, dim, keepdim)
     if isinstance(p, str):
         raise RuntimeError(f"norm(): unsupported norm type {p!r}")
     _floating(input, "linalg.vector_norm: Expected a floating point or complex tensor as input. "

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from .dims import normalize_dim
 from .view_detection import view_of
 
 
@@ -71,3 +72,51 @@ def _read_positions(size, stride, offset) -> np.ndarray:
 
 def as_strided(input, size, stride, storage_offset=None):
     return AsStrided.apply(input, size, stride, storage_offset)
+
+
+class Unfold(Function):
+    """``x.unfold(dim, size, step)``: every window of ``size`` elements along ``dim``, ``step``
+    apart, as a view with one more dim (the window); d x: each window's gradient added back
+    onto the elements it covers (windows that overlap add up)."""
+
+    node_name = "UnfoldBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, size, step):
+        data = x._data if x.ndim else x._data.reshape(1)
+        count = (data.shape[dim] - size) // step + 1
+        shape = data.shape[:dim] + (count,) + data.shape[dim + 1:] + (size,)
+        strides = data.strides[:dim] + (data.strides[dim] * step,) + data.strides[dim + 1:] \
+            + (data.strides[dim],)
+        if x.ndim == 0:  # a 0-d tensor gives just the window (no count dim), as in PyTorch
+            shape, strides = shape[1:], strides[1:]
+        ctx.shape = x.shape
+        # the same windows read from x laid out row-major, for the backward
+        element_strides = np.cumprod((1,) + data.shape[:0:-1])[::-1]
+        ctx.read = _read_positions(shape, tuple(int(e) for e in (
+            *element_strides[:dim], element_strides[dim] * step, *element_strides[dim + 1:],
+            element_strides[dim]))[-len(shape):], 0)
+        return view_of(x, x._xp.lib.stride_tricks.as_strided(data, shape, strides))
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = int(np.prod(ctx.shape, dtype=np.int64))
+        read = grad._new(grad._xp.asarray(ctx.read))
+        memory = grad.new_zeros(n)
+        return memory.index_put((read,), grad.reshape(-1), accumulate=True).reshape(
+            ctx.shape), None, None, None
+
+
+def unfold(input, dimension: int, size: int, step: int):
+    """Tensor.unfold: the windows of ``size`` along ``dimension``, ``step`` apart (a view)."""
+    dim = normalize_dim(dimension, input.ndim)
+    length = input.shape[dim] if input.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size "
+                           f"is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return Unfold.apply(input, dim, size, step)
+

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape
-from .operands import binary_operands, is_tensor
+from .operands import binary_operands, tensors_only
 from .promotion import floating
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -102,12 +102,11 @@ def _float_pair(input, other):
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:
     """The angle (radians, in (-π, π]) of the point (other, input)."""
+    tensors_only("atan2", input, other)
     return Atan2.apply(*_float_pair(input, other))
 
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:
     """√(input² + other²) without overflow."""
-    if not is_tensor(other):
-        raise TypeError("hypot(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+    tensors_only("hypot", input, other)
     return Hypot.apply(*_float_pair(input, other))

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _backend, _messages, dtypes
 from ..autograd import grad_mode
+from ..memory_formats import check_memory_format
 from ..ops.shape import ToCopy
 
 if TYPE_CHECKING:
@@ -104,8 +105,10 @@ class TensorConversions:
         """Address of the first element: equal for tensors that share memory."""
         return _backend.data_ptr(self._data)
 
-    def to(self, *args, dtype=None, device=None, copy: bool = False) -> Tensor:
+    def to(self, *args, dtype=None, device=None, copy: bool = False,
+           memory_format=None) -> Tensor:
         """Move and/or cast: ``to('cuda')``, ``to(ag.float64)``, ``to(other_tensor)``."""
+        check_memory_format("to", memory_format)
         for arg in args:
             if isinstance(arg, (dtypes.dtype, np.dtype)) or arg is float or arg is int \
                     or arg is bool:

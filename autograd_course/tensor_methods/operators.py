@@ -72,7 +72,7 @@ class TensorOperators:
     def __rtruediv__(self, other):
         if isinstance(other, _NUMPY_VALUES):
             self, other = _numpy_operands(self, other)
-        return ops.div(other, self)
+        return ops.rdiv(self, other)
 
     def __floordiv__(self, other):
         if isinstance(other, _NUMPY_VALUES):

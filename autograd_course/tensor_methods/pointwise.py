@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .. import ops
 from ..ops import rounding
+from ..ops.operands import tensors_only
 
 
 class TensorPointwise:
@@ -94,11 +95,13 @@ class TensorPointwise:
         return ops.erf(self)
 
     def atan2(self, other):
+        tensors_only("atan2", other, names=("other",))  # a method's position 1
         return ops.atan2(self, other)
 
     arctan2 = atan2
 
     def hypot(self, other):
+        tensors_only("hypot", other, names=("other",))  # a method's position 1
         return ops.hypot(self, other)
 
     def lerp(self, end, weight):
@@ -124,9 +127,11 @@ class TensorPointwise:
         return ops.clamp_min(self, min)
 
     def maximum(self, other):
+        tensors_only("maximum", other, names=("other",))  # a method's position 1
         return ops.maximum(self, other)
 
     def minimum(self, other):
+        tensors_only("minimum", other, names=("other",))  # a method's position 1
         return ops.minimum(self, other)
 
     def round(self, *, decimals=0):
@@ -161,9 +166,11 @@ class TensorPointwise:
         return ops.ge(self, other)
 
     def equal(self, other):
+        tensors_only("equal", other, names=("other",))
         return ops.equal(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        tensors_only("allclose", other, names=("other",))
         return ops.allclose(self, other, rtol, atol, equal_nan)
 
     def isnan(self):

@@ -10,6 +10,7 @@ Each is one call to its op in ``autograd_course.ops``, where the forward and bac
 from __future__ import annotations
 
 from .. import ops
+from ..memory_formats import check_memory_format, preserve_format
 from ..ops import arrange, strided
 from ..ops.split import chunk, split, unbind
 
@@ -137,13 +138,21 @@ class TensorShape:
 
     def contiguous(self, memory_format=None):
         """``self`` when already contiguous, else a row-major copy (``CloneBackward0``)."""
-        return self if self.is_contiguous() else ops.clone(self)
-
-    def clone(self):
+        check_memory_format("contiguous", memory_format)
+        if self.is_contiguous():
+            return self
+        if memory_format is preserve_format:  # PyTorch checks only when it has to copy
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
         return ops.clone(self)
+
+    def clone(self, *, memory_format=None):
+        return ops.clone(self, memory_format=memory_format)
 
     def as_strided(self, size, stride, storage_offset=None):
         return strided.as_strided(self, size, stride, storage_offset)
+
+    def unfold(self, dimension, size, step):
+        return strided.unfold(self, dimension, size, step)
 
 
 def _contiguous_strides(shape) -> tuple:
