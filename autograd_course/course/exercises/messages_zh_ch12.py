@@ -42,7 +42,7 @@ MESSAGES: dict[str, str] = {
                               "max_norm={max_norm:g}）",
     "ch12.clip.no_return": "你的函数返回了 None：请像 clip_grad_norm_ 那样返回梯度的总范数"
                            "（裁剪之前的）",
-    "ch12.clip.not_a_number": "请以数或单元素张量返回总范数，得到的是 {type}",
+    "ch12.clip.not_a_number": "请以数或只含一个元素的张量返回总范数，得到的是 {type}",
     "ch12.clip.after": "你返回了 {got:.6g}，这是裁剪之后的范数：请返回裁剪之前的总范数 "
                        "{want:.6g}",
     "ch12.clip.sum_of_norms": "你返回了 {got:.6g}，这是各参数范数之和：总范数是由它们的范数"
