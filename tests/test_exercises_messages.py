@@ -33,6 +33,7 @@ from autograd_course.course.exercises import (
     ch09,
     ch10,
     ch11,
+    ch12,
     messages,
     value,
 )
@@ -344,13 +345,17 @@ WRONG = {
                                     (lambda critic, x: critic(x).sum().item(),)),
     "ch11.check_mlp_backward": (ch11.check_mlp_backward, (lambda X, y, p, c: {"logits": X},)),
     "ch11.check_batchnorm_backward": (ch11.check_batchnorm_backward, (lambda X, y, p, c: [],)),
+    "ch12.check_gain": (ch12.check_gain, (lambda nonlinearity: 1.0,)),
+    "ch12.check_saturating_layer": (ch12.check_saturating_layer, (lambda history: 0,)),
+    "ch12.check_clip_grad_norm": (ch12.check_clip_grad_norm,
+                                  (lambda parameters, max_norm, norm_type: None,)),
 }
 
 
 def _all_checkers() -> set[str]:
     found = set()
     for module in (ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10,
-                   ch11):
+                   ch11, ch12):
         for name, obj in vars(module).items():
             if name.startswith("check_") and getattr(obj, "__wrapped__", None) is not None:
                 found.add(f"{module.__name__.rsplit('.', 1)[-1]}.{name}")
