@@ -166,3 +166,33 @@ def test_review_dropout_under_no_grad_then_eval(lib):
     with lib.no_grad():
         same_in_eval = lib.equal(net(data), net(data))
     assert not same and same_in_eval
+
+
+def test_a_view_taken_inside_the_mode_of_an_inference_tensor_is_one_too(lib):
+    w = _inference_ones(lib)
+    with lib.inference_mode():
+        inside = w[:1]
+    assert inside.is_inference()
+
+
+def test_a_no_grad_result_may_later_be_saved_for_backward_and_updated_in_place(lib):
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with lib.no_grad():
+        plain = x * 2
+    (plain * x).sum().backward()  # saved for backward: allowed
+    assert x.grad.tolist() == [2.0, 4.0, 6.0]
+    plain.add_(1)  # in place, outside no_grad: allowed, counted
+    assert plain.tolist() == [3.0, 5.0, 7.0] and plain._version == 1
+
+
+def test_batch_norm_in_training_mode_uses_the_batchs_own_statistics(lib):
+    lib.manual_seed(0)
+    linear, bn = lib.nn.Linear(4, 3), lib.nn.BatchNorm1d(3)
+    batch = lib.randn(8, 4)
+    with lib.no_grad():
+        z = linear(batch)
+        out = bn(z)
+        mean, var = z.mean(0), ((z - z.mean(0)) ** 2).mean(0)
+        by_hand = (z - mean) / (var + bn.eps).sqrt() * bn.weight + bn.bias
+    assert lib.allclose(out, by_hand, atol=1e-6)
+    assert bn.num_batches_tracked.item() == 1 and not lib.equal(bn.running_mean, lib.zeros(3))
