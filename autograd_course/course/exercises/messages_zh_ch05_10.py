@@ -130,6 +130,21 @@ MESSAGES: dict[str, str] = {
                          "乘以 out.data",
     "ch09.exp.wrong": "对 out = x*exp(x) + exp(x)，x = {x0:.4g} 时 x.grad 是 {got:.6g}；应为 "
                       "{want:.6g}",
+    "ch09.deps.recursion": "在 3000 个节点的长链上出现 RecursionError：请用你自己的栈在循环里"
+                           "遍历计算图，不要用调用自身的函数",
+    "ch09.deps.type": "请返回一个字典 {{节点: 指向它的边数}}，而不是 {type}",
+    "ch09.deps.none_edge": "你的字典里有 None 这个键：(None, 0) 这条边代表一个不需要梯度的输入，"
+                           "它不是节点，请跳过它",
+    "ch09.deps.root": "你给 t.grad_fn 的计数是 {got}：计算图中没有任何边指向出发的那个节点"
+                      "（不要列出它，或者记为 0）",
+    "ch09.deps.missing": "t.grad_fn 之下有 {missing} 个节点没有计数，其中包括 {node}：沿着 "
+                         "next_functions 一直走到底，包括 AccumulateGrad 节点",
+    "ch09.deps.revisit": "{node} 的计数是 {got}，但只有 {want} 条边指向它：你每次走到一个节点都把它"
+                         "的出边数了一遍；只在第一次走到时数（用一个集合记下已经见过的节点）",
+    "ch09.deps.parents": "{node} 的计数是 {got}，但有 {want} 条边指向它：你数的是指向它的节点，"
+                         "而不是边；x * x 向同一个 AccumulateGrad 发出两条边，它也会收到两份梯度",
+    "ch09.deps.few": "{node} 的计数是 {got}，但有 {want} 条边指向它：next_functions 里每有一条边"
+                     "指向它，就加 1",
     "ch09.loop.recursion": "在 3000 个节点的链上出现 RecursionError：请在循环里用自己的栈或"
                            "队列，不要写调用自身的函数",
     "ch09.loop.none_edge": "next_functions 的边可能是 (None, 0)：对应不需要梯度的输入。计数和"
