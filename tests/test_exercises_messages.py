@@ -330,6 +330,8 @@ WRONG = {
                                             _identity_backward),)),
     "ch07.check_nesterov_step": (ch07.check_nesterov_step, (_plain_descent,)),
     "ch07.check_training_loop": (ch07.check_training_loop, (_train_without_step,)),
+    "ch07.check_accumulated_step": (ch07.check_accumulated_step,
+                                    (lambda model, opt, batches, loss_fn: None,)),
     "ch08.check_pick_device": (ch08.check_pick_device, (lambda: "cpu",)),
     "ch08.check_train_step": (ch08.check_train_step, (lambda model, opt, xb, yb, loss: 1.0,)),
     "ch09.check_topo_order": (ch09.check_topo_order, (lambda t: [],)),

@@ -77,6 +77,15 @@ MESSAGES: dict[str, str] = {
     "ch06.softplus.sign": "that is σ(-x), not the derivative of log(1 + e^x): check the sign of "
                           "the exponent",
     # --- chapter 7 --------------------------------------------------------------------------------
+    "ch07.accum.no_step": "the parameters did not move: after the last micro-batch's "
+                          "backward(), call optimizer.step() once",
+    "ch07.accum.step_each": "optimizer.step() ran {steps} times: accumulate the gradients of "
+                            "every micro-batch first, then step once",
+    "ch07.accum.zero_inside": "only the last micro-batch counted: zero_grad() inside the loop "
+                              "throws the earlier gradients away; clear once, before the loop",
+    "ch07.accum.unscaled": "the step is {n} times too long: .grad adds up the {n} losses' "
+                           "gradients, and the batch's loss is their mean; divide each loss by "
+                           "{n} before backward()",
     "ch07.nesterov.in_place": "autograd refuses to update a leaf in place while recording: do "
                               "the update inside `with ag.no_grad():`",
     "ch07.nesterov.not_leaves": "your parameters stopped being leaves: update them in place "

@@ -65,6 +65,14 @@ MESSAGES: dict[str, str] = {
                                 "（运算内部的链式法则）",
     "ch06.softplus.sign": "这是 σ(-x)，不是 log(1 + e^x) 的导数：检查一下指数的符号",
     # --- 第 7 章 --------------------
+    "ch07.accum.no_step": "参数没有变化：在最后一个微批次的 backward() 之后，调用一次 "
+                          "optimizer.step()",
+    "ch07.accum.step_each": "optimizer.step() 执行了 {steps} 次：先把每个微批次的梯度累积起来，"
+                            "再只走一步",
+    "ch07.accum.zero_inside": "只有最后一个微批次起了作用：循环里的 zero_grad() 把前面的梯度"
+                              "都丢掉了；在循环之前清零一次",
+    "ch07.accum.unscaled": "这一步长了 {n} 倍：.grad 把 {n} 个损失的梯度加在一起，而整个批次的损失"
+                           "是它们的平均值；backward() 之前先把每个损失除以 {n}",
     "ch07.nesterov.in_place": "autograd 在记录计算图时不允许原地更新叶子节点：请把更新放在 "
                               "`with ag.no_grad():` 里",
     "ch07.nesterov.not_leaves": "你的参数不再是叶子节点了：请在 `with ag.no_grad():` 里原地"
