@@ -495,8 +495,9 @@ def test_the_note_titles_are_the_notes_own():
     ("zh", r"\*用时：约 (\d+) 分钟。\*", "分钟"),
 ])
 def test_chapter_0_map_states_each_chapters_own_time(edition, stated, unit):
+    """The map (moved from chapter 0 to the appendix) gives each chapter its own time."""
     folder = NOTEBOOKS / edition
-    cells = nbformat.read(folder / "00_welcome.ipynb", as_version=4).cells
+    cells = nbformat.read(folder / "appendix_map.ipynb", as_version=4).cells
     table = next(c.source for c in cells if re.search(r"^\| 1 \|", c.source, re.M))
     chapters = sorted(folder.glob("[0-9][0-9]_*.ipynb"))[1:]
     assert len(chapters) == 12
