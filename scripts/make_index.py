@@ -28,14 +28,17 @@ INTRO = """\
 One course in two languages: the same code, the same checks and the same pictures; only the
 prose differs (a test keeps the two editions identical in everything else).
 
-同一门课程，两种语言：代码、检查和图完全相同，只有讲解文字不同（有测试保证两个版本在其他方面完全一致）。
+同一门课程，两种语言：代码、检查和图完全相同，只有讲解文字不同\
+（有测试保证两个版本在其他方面完全一致）。
 
 **Language / 语言.** A notebook in `zh/` speaks Chinese: its exercise checkers, hints and
 graph drawings are in Chinese, with no code of its own to say so (each chapter's first cell
 imports the course layer, `autograd_course.course`, which reads the notebook's language). In
 any notebook, `ag.course.set_language("zh")` or `ag.course.set_language("en")` switches;
 `ag.viz.draw_graph(..., lang="zh")` draws one graph in Chinese.
-`zh/` 文件夹里的笔记本自动使用中文：练习检查、提示和计算图都是中文，不需要写任何代码。（每章第一个代码单元格都会导入课程层 `autograd_course.course`，由它读出笔记本的语言。）在任何笔记本里都可以用 `ag.course.set_language("zh")` 或 `ag.course.set_language("en")` 切换语言。
+`zh/` 文件夹里的笔记本自动使用中文：练习检查、提示和计算图都是中文，不需要写任何代码。\
+（每章第一个代码单元格都会导入课程层 `autograd_course.course`，由它读出笔记本的语言。）\
+在任何笔记本里都可以用 `ag.course.set_language("zh")` 或 `ag.course.set_language("en")` 切换语言。
 """
 
 NO_CHINESE_YET = "*中文章节正在翻译中，完成后会出现在这里（`notebooks/zh/`）。*"
