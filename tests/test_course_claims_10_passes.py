@@ -104,6 +104,21 @@ def test_torch_documents_hvp_as_slower_than_vhp(torch_oracle):
     assert counts["hvp"] == counts["vhp"] + 1 and counts["jvp"] == counts["vjp"] + 1
 
 
+def test_for_a_symmetric_hessian_vhp_gives_what_hvp_gives(lib):
+    """Why the chapter (and PyTorch's documentation) suggests vhp: for a twice continuously
+    differentiable function H is symmetric, so vᵀH equals H v, at one pass fewer."""
+    F = lib.autograd.functional
+    x, v = lib.tensor([1.0, 2.0, 3.0]), lib.tensor([1.0, -1.0, 2.0])
+
+    def g(t):
+        return (t ** 3).sum() + (t[0] * t[1]).sin()
+
+    H = F.hessian(g, x)
+    assert lib.allclose(H, H.T)
+    assert lib.allclose(F.vhp(g, x, v)[1], F.hvp(g, x, v)[1])
+    assert lib.allclose(F.hvp(g, x, v)[1], H @ v)
+
+
 def test_a_counter_that_misses_a_pass_would_fail():
     """The assertion can fail: vhp's passes are not hvp's."""
     tools = _tools(ag)
