@@ -53,7 +53,7 @@ def to_package(obj, memo: dict, grad_pairs: list):
         return ag.device(str(obj))
     if isinstance(obj, torch.memory_format):
         name = str(obj).split(".", 1)[1]
-        if not hasattr(ag, name):
+        if name.startswith("channels_last") or not hasattr(ag, name):
             raise OutOfScope(f"memory_format {name}")
         return getattr(ag, name)
     if isinstance(obj, torch.Size):
@@ -163,11 +163,16 @@ def compare(mine, theirs, *, values: bool = True) -> tuple[str, str]:
 
 
 def _first_difference(mine, theirs) -> str:
+    """Where ``mine`` is furthest from ``theirs`` (or the first unequal element)."""
     mine, theirs = np.asarray(mine), np.asarray(theirs)
     if mine.shape != theirs.shape or mine.size == 0:
         return f"{mine!r} vs {theirs!r}"[:120]
     differ = ~((mine == theirs) | ((mine != mine) & (theirs != theirs)))
     index = tuple(int(i) for i in np.argwhere(differ)[0]) if differ.any() else ()
+    if differ.any() and mine.dtype.kind == "f" and np.isfinite(mine).all() \
+            and np.isfinite(theirs).all():
+        gap = np.abs(mine.astype(np.float64) - theirs)
+        index = np.unravel_index(int(np.argmax(gap)), gap.shape)
     return f"at {list(index)} {mine[index]!r}, torch {theirs[index]!r}"[:120]
 
 

@@ -20,8 +20,10 @@ Values are compared within ``torch.testing.assert_close``'s default tolerance of
 
 The rules for SKIP (``OutOfScope`` messages): complex dtypes and numbers, dtypes the package
 lacks (float16, bfloat16, ...), sparse layouts, generators, memory formats the package lacks,
-``out=``. Ops that draw random numbers or return uninitialised memory (``RANDOM``) are
-compared on shapes and dtypes only.
+``out=``, the channels-last memory formats, ``as_strided`` of a view (it addresses the
+storage behind the view, which a NumPy copy does not keep). Ops that draw random numbers or
+return uninitialised memory (``RANDOM``, ``dropout_p`` > 0) are compared on shapes and dtypes
+only.
 
 How the op is found: a Python function of PyTorch's test code (the OpInfo's ``op`` lambda,
 its ``output_process_fn_grad``) is run as it is with its global ``torch`` bound to the
@@ -99,6 +101,9 @@ def package_op(op):
         return named
 
     def method(x, *args, **kwargs):
+        if not isinstance(x, ag.Tensor):  # what a C method descriptor says (torch.Tensor's)
+            raise TypeError(f"descriptor '{op.name}' requires a 'Tensor' object but received "
+                            f"'{type(x).__name__}'")
         attribute = getattr(x, op.name)
         return attribute(*args, **kwargs) if callable(attribute) else attribute
     return method
@@ -121,9 +126,18 @@ def _call(function, sample):
     return function(sample.input, *sample.args, **sample.kwargs)
 
 
-def _convert(sample):
+def _random(op, sample) -> bool:
+    """Whether the op draws random numbers (or returns uninitialised memory) on this sample."""
+    return bool(RANDOM.match(op.name)) or bool(sample.kwargs.get("dropout_p"))
+
+
+def _convert(op, sample):
     if "out" in sample.kwargs:
         raise OutOfScope("out=")
+    if op.name.startswith("as_strided") and isinstance(sample.input, torch.Tensor) and (
+            sample.input.storage_offset() or not sample.input.is_contiguous()
+            or sample.input.untyped_storage().nbytes() != sample.input.nbytes):
+        raise OutOfScope("as_strided of a view reads storage a NumPy copy does not keep")
     memo, pairs = {}, []
     converted = to_package((sample.input, sample.args, sample.kwargs), memo, pairs)
     return types.SimpleNamespace(input=converted[0], args=converted[1], kwargs=converted[2]), pairs
@@ -169,7 +183,7 @@ def _ties_only(key: str, sample, mine, theirs) -> bool:
 def run_sample(key: str, op, function, sample, rng) -> tuple[str, str]:
     """The class and detail of one sample (see the module docstring)."""
     try:
-        mine_in, pairs = _convert(sample)
+        mine_in, pairs = _convert(op, sample)
     except OutOfScope as why:
         return "SKIP", str(why)
     try:
@@ -188,7 +202,7 @@ def run_sample(key: str, op, function, sample, rng) -> tuple[str, str]:
         mine_out = rebind(sample.output_process_fn_grad, ag)(mine)
     except Exception:
         theirs_out, mine_out = theirs, mine
-    random = bool(RANDOM.match(op.name))
+    random = _random(op, sample)
     failure, detail = compare(mine_out, theirs_out, values=not random)
     if failure == "VALUE" and _ties_only(key, sample, mine_out, theirs_out):
         return "TIES", detail
@@ -272,7 +286,7 @@ def run_op(op, function, dtype_names, limit=None) -> list[tuple]:
     for i, error_input in enumerate(errors[:limit]):
         sample = error_input.sample_input
         try:
-            mine_in, _ = _convert(sample)
+            mine_in, _ = _convert(op, sample)
             _call(op.op, sample)
         except OutOfScope as why:
             results.append(("error", i, "SKIP", str(why)))
