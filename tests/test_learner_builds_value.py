@@ -26,7 +26,7 @@ import pytest
 from exercise_helpers import assert_correct, assert_hint
 
 import autograd_course as ag
-from autograd_course.course import i18n
+from autograd_course.course import i18n, zh_terms
 from autograd_course.course.exercises import ch01, ch02, ch03, value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -548,3 +548,11 @@ def test_a_one_element_output_needs_no_argument_but_is_not_0_d(torch_oracle):
         assert lib.tensor(3.0).dim() == 0
         with pytest.raises(RuntimeError, match="only for scalar outputs"):
             (lib.ones(2, requires_grad=True) * 3).backward()
+
+
+def test_the_zh_exercise_label_accepts_a_lettered_number():
+    """Exercise 1.4b (and 3.4b-3.4d) sit between two numbered ones: the Chinese label rule
+    accepts the letter, and still only after a number."""
+    assert zh_terms.EXERCISE_LABEL.match("**练习 1.4b — 把你的 `Value` 写成一个类。**")
+    assert zh_terms.EXERCISE_LABEL.match("**练习 1.4b。**")
+    assert not zh_terms.EXERCISE_LABEL.match("**练习 1.b。**")
