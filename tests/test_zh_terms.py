@@ -127,6 +127,36 @@ def test_glossary_lists_the_term(term):
             f"{term.note_word} is used by notes {term.in_notes}: {row}")
 
 
+def _glossary_rows(glossary: str) -> list[tuple[str, str, str]]:
+    """(word, its note or its Chinese, chapters) of each row of a glossary's tables: the columns
+    both editions write alike (the headers and the meaning are each edition's own words)."""
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in glossary.splitlines() if line.startswith("|")]
+    headers = {k - 1 for k, r in enumerate(rows) if set("".join(r)) <= set("-: ")}
+    return [(r[0], r[1], r[-1]) for k, r in enumerate(rows)
+            if k not in headers and not set("".join(r)) <= set("-: ")]
+
+
+def test_both_editions_list_the_same_glossary():
+    cells = [s for _, s in _markdown(NOTEBOOKS / "appendix_map.ipynb") if "## Glossary" in s]
+    assert len(cells) == 1, "the English appendix has one glossary cell (## Glossary)"
+    english = _glossary_rows(cells[0].split("## Glossary", 1)[1])
+    chinese = _glossary_rows(_glossary().split("## 术语表", 1)[1])
+    assert english and english == chinese, (
+        f"only English: {sorted(set(english) - set(chinese))}, "
+        f"only Chinese: {sorted(set(chinese) - set(english))}")
+
+
+def test_the_glossary_comparison_can_fail():
+    english = ("| standard term | 中文 | meaning | chapter |\n|---|---|---|---|\n"
+               "| view | 视图 | a tensor sharing memory | 5 |\n| device | 设备 | CPU or GPU | 8 |")
+    chinese = ("| 标准术语（英文） | 中文（通行译法） | 含义 | 章 |\n|---|---|---|---|\n"
+               "| view | 视图 | 共享内存的张量 | 5 |\n| device | 设备 | CPU 或 GPU | 8 |")
+    assert _glossary_rows(english) == _glossary_rows(chinese) == [
+        ("view", "视图", "5"), ("device", "设备", "8")]
+    assert _glossary_rows(english) != _glossary_rows(chinese.rsplit("\n", 1)[0])
+
+
 # --- one way to write the boilerplate ----------------------------------------------------------
 @pytest.mark.parametrize("path", CHAPTERS, ids=_rel)
 def test_review_section_is_introduced_one_way(path):
