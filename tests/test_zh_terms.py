@@ -4,9 +4,12 @@
 * no variant the table rules out in any zh chapter or solutions notebook (markdown, comments and
   strings), in the checkers' Chinese messages or in the drawings' Chinese words — except a
   note's own word in a row or sentence that names the note;
-* chapter 0's glossary lists every term, and the notes that use each note's word;
+* the appendix's glossary lists every term, and the notes that use each note's word; the
+  English glossary has the same rows (word, note or Chinese, chapters);
 * one review heading and first sentence, one solutions title and first paragraph, one way to
-  label an exercise, one header style for the key-term tables;
+  label an exercise, one header style for the key-term tables, one package-only marker
+  (*（本课程包专有：画图）*) where the English has *(package-only: the drawing)*, in the section
+  of every tagged cell;
 * where the prose quotes what a checker prints, it quotes the Chinese catalogue exactly.
 
 The rules are also run on small texts, so that each can be seen to fail.
