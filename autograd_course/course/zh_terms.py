@@ -2,8 +2,8 @@
 
 The chapters and solutions in ``notebooks/zh/``, the checkers' Chinese messages
 (``exercises/messages_zh.py``) and the drawings' Chinese words (``viz/words.py``) all follow it;
-``tests/test_zh_terms.py`` fails on any variant the table rules out. The glossary of chapter 0
-(``notebooks/zh/00_welcome.ipynb``, 术语表) shows the same table to the reader.
+``tests/test_zh_terms.py`` fails on any variant the table rules out. The appendix's glossary
+(``notebooks/zh/appendix_map.ipynb``, 术语表) shows the same table to the reader.
 
 Each :class:`Term` names the English concept, the one Chinese word the course writes for it, the
 variants the course does not write (regular expressions) and, where a study note uses one of
@@ -46,7 +46,7 @@ class Term:
     in_notes: str = ""
     """The notes that use ``note_word`` ("001, 002"), as the glossary's row must list them."""
     glossary: bool = True
-    """Whether chapter 0's glossary lists the term (a test checks it does)."""
+    """Whether the appendix's glossary lists the term (a test checks it does)."""
     alias: str | None = None
     """The community's other name, given once next to the term: 黑塞矩阵（也译海森矩阵）."""
 
