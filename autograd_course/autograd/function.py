@@ -20,7 +20,7 @@ from ..compat.legacy_ctx import LegacyCtx
 from ..tensor_base import TensorBase
 from . import anomaly, backward_result, grad_mode, saved_names, views
 from .node import Node, gradient_edge, next_sequence_nr
-from .saved_tensor import SavedTensor, unpack_all
+from .saved_tensor import SavedTensor, raw_all, unpack_all
 
 
 class BackwardNode(Node, LegacyCtx):
@@ -64,6 +64,8 @@ class BackwardNode(Node, LegacyCtx):
     def saved_tensors(self) -> tuple:
         """The tensors ``forward`` saved, as they were then (else PyTorch's error)."""
         return unpack_all(self)
+
+    _raw_saved_tensors = property(raw_all)  # the SavedTensor objects that hold them
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
