@@ -117,3 +117,56 @@ def test_doubling_hooks_in_a_double_backward(torch_oracle, where):
         return [g, x.grad]
 
     assert_like_torch(case)
+
+
+def test_a_hook_on_an_output_that_got_no_gradient_sees_none(torch_oracle):
+    def case(m):
+        x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        first, second, _ = x.unbind()
+        seen = []
+        first.register_hook(seen.append)
+        first.backward()  # the hook gets a gradient
+        second.backward()  # same node, but no gradient for `first`: the hook gets None
+        try:
+            first.register_hook(lambda g: m.ones(()) if g is None else None)
+            second.backward()
+        except RuntimeError as error:
+            seen.append(str(error))
+        return [seen, x.grad]
+
+    assert_like_torch(case)
+
+
+def test_an_assigned_backward_hooks_dict(torch_oracle):
+    def case(m):
+        from collections import OrderedDict
+
+        leaf = m.tensor([1.0, -1.0], requires_grad=True)
+        plain = m.tensor([3.0, 4.0])
+        before = [leaf._backward_hooks, plain._backward_hooks]
+        leaf._backward_hooks = OrderedDict()
+        leaf._backward_hooks["triple"] = lambda g: g * 3  # filled after it was assigned
+        plain._backward_hooks = {"never": lambda g: 1 / 0}  # plain gets no gradient
+        (leaf * plain).sum().backward()
+        try:
+            del leaf._backward_hooks
+        except RuntimeError as error:
+            before.append(str(error))
+        return [before, list(leaf._backward_hooks), leaf.grad]
+
+    assert_like_torch(case)
+
+
+def test_a_function_has_pytorchs_vmap_defaults(torch_oracle):
+    def case(m):
+        class Square(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * x
+
+        try:
+            Square.vmap(None, (0,), m.ones(2))
+        except NotImplementedError as error:
+            return [Square.generate_vmap_rule, str(error)]
+
+    assert_like_torch(case)

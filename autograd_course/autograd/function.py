@@ -180,6 +180,7 @@ class Function:
 
     node_name: str | None = None  # built-ins set PyTorch's node name, e.g. "AddBackward0"
     clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read only once
+    generate_vmap_rule = False  # (no vmap here: PyTorch's default vmap rule refuses too)
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -208,6 +209,10 @@ class Function:
     @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(_messages.NO_BACKWARD)
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError(_messages.NO_VMAP)
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):

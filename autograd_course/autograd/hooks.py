@@ -74,6 +74,8 @@ def checked_tensor_hook_result(hook, grad, result):
     """What a tensor hook returned, checked as PyTorch checks it: ``None`` keeps ``grad``."""
     if result is None:
         return grad
+    if grad is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
     if not hasattr(result, "_data"):
         raise TypeError(_messages.hook_returned(result))
     if result._data.shape != grad._data.shape:
