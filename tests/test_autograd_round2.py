@@ -170,3 +170,31 @@ def test_a_function_has_pytorchs_vmap_defaults(torch_oracle):
             return [Square.generate_vmap_rule, str(error)]
 
     assert_like_torch(case)
+
+
+def test_the_node_running_now_as_an_unpack_hook_sees_it(torch_oracle):
+    def case(m):
+        current = m._C._current_autograd_node if hasattr(m, "_C") else None
+        if current is None:  # the package keeps PyTorch's C++ names under compat
+            from autograd_course.compat import _C
+            current = _C._current_autograd_node
+        seen = [current()]
+        x = m.tensor([0.5, 2.0], requires_grad=True)
+
+        def unpack(t):
+            node = current()
+            seen.append(type(node).__name__)
+
+            def halve(grad_inputs, grad_outputs):  # registered while the node runs
+                seen.append(list(grad_outputs))
+                return tuple(g / 2 for g in grad_inputs)
+
+            node.register_hook(halve)
+            return t
+
+        with m.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            y = x.exp()
+        y.sum().backward()
+        return [seen, current(), x.grad]
+
+    assert_like_torch(case)
