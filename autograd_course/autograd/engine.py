@@ -146,9 +146,14 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
                 else:
                     if hooked:
                         grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
+                    # as PyTorch, keep the incoming gradients only for post-hooks registered
+                    # before the node runs (one registered while it runs gets none of them)
+                    kept = grads if node._post_hooks else []
+                    task.node = node
                     grad_inputs = node.apply(grads)
-                    if hooked and node is not root:  # (the root is no graph node)
-                        grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
+                    task.node = None
+                    if (hooked or node.hooked) and node is not root:  # (the root: no node)
+                        grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs, kept)
                     if anomaly.state.enabled and anomaly.state.check_nan:
                         anomaly.check_nan(node, grad_inputs)
                 if not retain_graph:

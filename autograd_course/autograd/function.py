@@ -20,7 +20,7 @@ from ..compat.legacy_ctx import LegacyCtx
 from ..tensor_base import TensorBase
 from . import anomaly, backward_result, grad_mode, saved_names, views
 from .node import Node, gradient_edge, next_sequence_nr
-from .saved_tensor import SavedTensor, unpack_all
+from .saved_tensor import SavedTensor, raw_all, unpack_all
 
 
 class BackwardNode(Node, LegacyCtx):
@@ -64,6 +64,8 @@ class BackwardNode(Node, LegacyCtx):
     def saved_tensors(self) -> tuple:
         """The tensors ``forward`` saved, as they were then (else PyTorch's error)."""
         return unpack_all(self)
+
+    _raw_saved_tensors = property(raw_all)  # the SavedTensor objects that hold them
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
@@ -178,6 +180,7 @@ class Function:
 
     node_name: str | None = None  # built-ins set PyTorch's node name, e.g. "AddBackward0"
     clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read only once
+    generate_vmap_rule = False  # (no vmap here: PyTorch's default vmap rule refuses too)
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -206,6 +209,10 @@ class Function:
     @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(_messages.NO_BACKWARD)
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError(_messages.NO_VMAP)
 
     @staticmethod
     def setup_context(ctx, inputs: tuple, output):

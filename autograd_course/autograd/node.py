@@ -103,14 +103,14 @@ class Node:
 
         Hooks run in the order they were registered; each may return a replacement. As in
         PyTorch, ``retain_grad`` sees the gradient after every hook has run. (The node's own
-        pre-hooks run after these: ``hooks.call_pre_hooks``.)
+        pre-hooks run after these: ``hooks.call_pre_hooks``.) A hook on an output that got no
+        gradient is called with ``None``, and may not replace it.
         """
         tensor_hooks = self.tensor_hooks()
         if tensor_hooks:
             for output_nr, hook in list(tensor_hooks):  # those registered when the node runs
-                grad = grads[output_nr]
-                if grad is not None:
-                    grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
+                grad = grads[output_nr]  # None for an output no gradient reached
+                grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
         if self.retained:
             for output_nr, ref in self.retained.items():
                 tensor, grad = ref(), grads[output_nr]
@@ -143,7 +143,8 @@ class AccumulateGrad(Node):
 
     def tensor_hooks(self) -> list:
         """A leaf's hooks are kept on the tensor (its AccumulateGrad is made when needed)."""
-        registered = self.variable._hooks
+        registered = list(self.variable._hooks or ())
+        registered += (self.variable._backward_hooks or {}).values()  # an old code's dict
         return [(0, hook) for hook in registered] if registered else None
 
     def apply(self, grads: list) -> tuple:
