@@ -5,6 +5,7 @@ gradient on its way with a hook; give the learner's ``Value`` ``exp`` and its ow
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import textwrap
 from typing import Any, Callable
@@ -106,10 +107,22 @@ def _count_visits(root: Any) -> int:
                 nodes.add(node)
                 stack.append(node)
     visits = [0, VISITS_PER_NODE * len(nodes)]
-    for node in nodes:
-        node.next_functions = _CountedEdges(node.next_functions)
-        node.next_functions.visits = visits
+    for node in nodes:  # (next_functions is built when read: the node's class counts reads)
+        node.__class__, node.edge_visits = _counting(type(node)), visits
     return len(nodes)
+
+
+@functools.cache
+def _counting(node_class: type) -> type:
+    """A subclass of ``node_class`` (with its name) whose ``next_functions`` counts reads."""
+
+    def next_functions(node: Any) -> _CountedEdges:
+        edges = _CountedEdges(node_class.next_functions.fget(node))
+        edges.visits = node.edge_visits
+        return edges
+
+    return type(node_class.__name__, (node_class,), {"next_functions": property(next_functions),
+                                                     "__qualname__": node_class.__qualname__})
 
 
 def _same_set(found: list, expected: list) -> str | None:
