@@ -35,6 +35,7 @@ from autograd_course.course.exercises import (
     ch11,
     ch12,
     messages,
+    retired,
     value,
 )
 from autograd_course.course.exercises.messages_en import MESSAGES as EN
@@ -329,10 +330,14 @@ WRONG = {
                                             _identity_backward),)),
     "ch07.check_nesterov_step": (ch07.check_nesterov_step, (_plain_descent,)),
     "ch07.check_training_loop": (ch07.check_training_loop, (_train_without_step,)),
+    "ch07.check_accumulated_step": (ch07.check_accumulated_step,
+                                    (lambda model, opt, batches, loss_fn: None,)),
     "ch08.check_pick_device": (ch08.check_pick_device, (lambda: "cpu",)),
     "ch08.check_train_step": (ch08.check_train_step, (lambda model, opt, xb, yb, loss: 1.0,)),
     "ch09.check_topo_order": (ch09.check_topo_order, (lambda t: [],)),
-    "ch09.check_value_exp": (ch09.check_value_exp, (_ExpNotAttached,)),
+    "retired.check_value_exp": (retired.check_value_exp, (_ExpNotAttached,)),
+    "ch09.check_count_dependencies": (ch09.check_count_dependencies,
+                                      (lambda t: {t.grad_fn: 1},)),
     "ch09.check_run_backward": (ch09.check_run_backward, (lambda root, grad: {root.grad_fn},)),
     "ch10.check_clamp_prehook": (ch10.check_clamp_prehook,
                                  (lambda node: node.register_prehook(lambda grads: None),)),
@@ -355,7 +360,7 @@ WRONG = {
 def _all_checkers() -> set[str]:
     found = set()
     for module in (ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10,
-                   ch11, ch12):
+                   ch11, ch12, retired):
         for name, obj in vars(module).items():
             if name.startswith("check_") and getattr(obj, "__wrapped__", None) is not None:
                 found.add(f"{module.__name__.rsplit('.', 1)[-1]}.{name}")

@@ -87,6 +87,7 @@ def test_the_rules_catch_each_variant(text, variant):
     "GPU 能同时运行成千上万个运算单元",  # compute units, not notebook cells
     "原地修改、Nesterov 动量、笔记 000、单元格、检查器、偏置、视图、设备、CPU 与 GPU",
     "*（画图仅限本课程包：`ag.viz` 是本课程自己的计算图查看器。）*",
+    "*（本课程包专有：画图）*",  # the one short marker (issue 46)
 ])
 def test_the_rules_accept_the_table_and_the_notes_words(text):
     assert variants_in(text) == []
@@ -94,8 +95,8 @@ def test_the_rules_accept_the_table_and_the_notes_words(text):
 
 # --- the glossary ---------------------------------------------------------------------------
 def _glossary() -> str:
-    cells = [s for _, s in _markdown(ZH / "00_welcome.ipynb") if "## 术语表" in s]
-    assert len(cells) == 1, "chapter 0 has one glossary cell (## 术语表)"
+    cells = [s for _, s in _markdown(ZH / "appendix_map.ipynb") if "## 术语表" in s]
+    assert len(cells) == 1, "the appendix has one glossary cell (## 术语表)"
     return cells[0]
 
 
