@@ -329,6 +329,10 @@ OP_CASES = [
      [normal(4), normal(2, 3), normal(3, 4)]),
     ("addmv", lambda c, a, b: ops.addmv(c, a, b, beta=0.5, alpha=2),
      [normal(2), normal(2, 3), normal(3)]),
+    ("addbmm", lambda c, a, b: ops.addbmm(c, a, b, beta=0.5, alpha=2),
+     [normal(3), normal(2, 4, 2), normal(2, 2, 3)]),
+    ("addr", lambda c, u, v: ops.addr(c, u, v, beta=0.5, alpha=2),
+     [normal(4, 1), normal(4), normal(3)]),
     # comparisons and logic
     ("compare", lambda a, b: (ops.eq(a, b), ops.ne(a, 0.5), ops.lt(a, b), ops.le(a, 0.0),
                               ops.gt(a, b), ops.ge(b, a), a == a, a != b, a < 1, a >= b),
