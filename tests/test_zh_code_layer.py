@@ -15,9 +15,8 @@ checks what the reader of a zh code cell reads in it:
 * "accumulate": 累积 for the concept, 累加 for the ``+=`` act (``zh_terms.ACCUMULATE_TERMS``),
   in every cell, in the checkers' messages and in the drawings' words.
 
-Chapters 0–9 are being edited elsewhere at the same time: the places they still have to fix are
-listed in ``PENDING_OTHER_CHAPTERS`` (temporary; empty it as they are fixed). The rules run on
-small texts too, so each can be seen to fail.
+Every zh notebook, chapters and solutions, follows these rules with no exception list. The
+rules run on small texts too, so each can be seen to fail.
 """
 
 from __future__ import annotations
@@ -61,24 +60,6 @@ ALLOWED = (
 )
 """Strings and comments that stay English: PyTorch's (and Python's, matplotlib's) own words."""
 
-PENDING_OTHER_CHAPTERS: dict[str, tuple[str, ...]] = {
-    "zh/01_tensors_and_grad_fn.ipynb": (
-        "累计 → 累积: 笔记说梯度会*累计*到 `.grad` 中",  # cell 40
-        "累计 → 累积: `self.grad += ...`。这就是笔记 001 提到的累计",  # cell 57 (twice)
-        "+= 累积 → 累加: ...  # 你的代码：和上面一样的 __add__，但用 += 累积",  # cell 58
-        "+= 累积 → 累加: ...  # 你的代码：你的 __mul__，用 += 累积",  # cell 58
-        "累积 → 累加: 每个元素再加 2：`[4., 6.]`。反向传播会累积到 `.grad` 中",  # cell 68
-    ),
-    "zh/03_computation_graph.ipynb": (
-        "MulBackward0 saved:", "AddBackward0 saved:",  # cell 7
-        "parameters",  # cell 49
-    ),
-}
-"""TEMPORARY: English left in the code of chapters 0–9 (and "accumulate" written the other way),
-which other engineers are editing at the same time. Keyed by notebook, then the offending text
-(not the cell number: those chapters are being re-cut; the comments give the cell at the time
-of writing). A text is pending when it is the offending string itself or, for "accumulate", the
-start of the reported line. Remove entries as they are fixed."""
 
 
 # --- what a reader reads in a code cell -------------------------------------------------------
@@ -192,10 +173,7 @@ def accumulate_violations(path) -> list[tuple[int, str]]:
 
 
 def _report(path, violations) -> str:
-    pending = PENDING_OTHER_CHAPTERS.get(_rel(path), ())
-    left = [(i, t) for i, t in violations if not any(t == p or (" → " in p and t.startswith(p))
-                                                     for p in pending)]
-    return "\n".join(f"{_rel(path)} cell {i}: {t!r}" for i, t in left)
+    return "\n".join(f"{_rel(path)} cell {i}: {t!r}" for i, t in violations)
 
 
 @pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_rel)
@@ -208,12 +186,6 @@ def test_code_layer_is_chinese(path):
 def test_accumulate_is_written_two_fixed_ways(path):
     report = _report(path, accumulate_violations(path))
     assert not report, "累积 (the concept) / 累加 (the += act):\n" + report
-
-
-def test_pending_list_names_only_chapters_0_to_9():
-    """The temporary list is for the chapters edited elsewhere; 10–12 are fixed here."""
-    assert all(re.match(r"(solutions/)?0\d_", name.removeprefix("zh/"))
-               for name in PENDING_OTHER_CHAPTERS), sorted(PENDING_OTHER_CHAPTERS)
 
 
 def test_checker_messages_and_drawings_write_accumulate_two_ways():

@@ -120,9 +120,11 @@ SOLUTIONS_INTRO = re.compile(
     r"`(\d\d)_\w+\.ipynb` 中练习的参考答案(（笔记 [^）\n]+）)?。"
     r"(不论有没有 GPU，)?每个检查器都应当打印 `正确`。")
 """The solutions' title ("# 参考答案 — 第 3 章：计算图") and first paragraph."""
-EXERCISE_LABEL = re.compile(r"\*\*练习 (\d+)\.(\d+)(?: — (?:`[^`\n]*`|[^*`\n])+?[。？]|。)\*\*")
+EXERCISE_LABEL = re.compile(r"\*\*练习 (\d+)\.(\d+[a-z]?)"
+                            r"(?: — (?:`[^`\n]*`|[^*`\n])+?[。？]|。)\*\*")
 """How an exercise is named in bold: **练习 3.1 — 找出叶子。** (chapters), **练习 3.1。**
-(solutions)."""
+(solutions); a letter may follow the number of an exercise added between two others
+(**练习 1.4b — ……。**)."""
 EXERCISE_START = re.compile(r"\*\*练习 \d+\.\d+")
 
 
