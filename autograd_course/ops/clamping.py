@@ -19,7 +19,7 @@ from ..tensor_base import TensorBase
 from .broadcasting import broadcast_shape, sum_to
 from .combine import where
 from .compare import isfinite
-from .operands import check_fits, number_array
+from .operands import check_fits, number_array, tensor_first
 from .promotion import cast_to, not_implemented, result_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -176,9 +176,14 @@ def clamp_bounds(input: Tensor, min: float | Tensor | None, max: float | Tensor 
 clip = clamp
 
 
+CLAMP_MIN_SIGNATURES = ("Tensor input, Tensor min, *, Tensor out = None",
+                        "Tensor input, Number min, *, Tensor out = None")
+
+
 def clamp_min(input: Tensor, min: float | Tensor) -> Tensor:  # PyTorch's parameter name
     """``clamp(input, min=min)``: every element at least ``min``, a number or a tensor (which
     broadcasts with ``input`` and gets a gradient where it wins), in the promoted dtype."""
+    tensor_first("clamp_min", input, min, signatures=CLAMP_MIN_SIGNATURES)
     target, low, _ = clamp_bounds(input, min, None)
     input = cast_to(target, input)[0]
     if isinstance(low, TensorBase):

@@ -11,7 +11,7 @@ from .. import _messages
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
 from .devices import same_device
-from .operands import is_tensor
+from .operands import is_tensor, tensors_only
 from .out_arg import write_out
 from .promotion import not_implemented, scalar_type
 from .shape import MatmulSqueeze
@@ -189,6 +189,7 @@ def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix × matrix."""
     if out is not None:
         return write_out(out, mm, input, mat2)
+    tensors_only("mm", input, mat2, names=("input", "mat2"))
     if input.ndim != 2 or mat2.ndim != 2:
         raise RuntimeError("self must be a matrix" if input.ndim != 2 else "mat2 must be a matrix")
     return matmul(input, mat2)
@@ -203,6 +204,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Vector · vector."""
+    tensors_only("dot", input, tensor, names=("input", "tensor"))
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors"

@@ -277,21 +277,36 @@ class AdaptiveAvgPool2DGrad(AdaptiveAvgPool2D):
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
 
 
+def _adaptive_output_size(input: Tensor, output_size) -> tuple:
+    """``output_size`` as PyTorch's ``F.adaptive_avg_pool2d`` reads it: an int for both dims,
+    or a sequence whose ``None`` keeps the input's size there (the input needs more dims than
+    the sequence has); then it must hold exactly two sizes."""
+    if isinstance(output_size, int):
+        return output_size, output_size
+    sizes = tuple(output_size)
+    if input.ndim <= len(sizes):
+        raise ValueError(f"Input dimension should be at least {len(sizes) + 1}")
+    sizes = tuple(d if s is None else s for s, d in zip(sizes, input.shape[-len(sizes):]))
+    if len(sizes) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    return sizes
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size: int | tuple[int, int]) -> Tensor:
-    """PyTorch's ``F.adaptive_avg_pool2d``; a 1x1 output is a plain ``mean`` (as in PyTorch)."""
+    """PyTorch's ``F.adaptive_avg_pool2d``; a 1x1 output is a plain ``mean`` over the last two
+    dims (as in PyTorch, which then checks no more)."""
+    oh, ow = _adaptive_output_size(input, output_size)
+    if (oh, ow) == (1, 1):
+        return input.mean((-2, -1), keepdim=True)
     if input.ndim not in (3, 4):
         raise RuntimeError(
             f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
     h, w = input.shape[-2:]
-    oh, ow = pair(output_size)
-    oh, ow = h if oh is None else oh, w if ow is None else ow
     if oh < 0 or ow < 0:
         raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than "
                            f"or equal to 0 but received {{{oh}, {ow}}}")
-    if input._data.dtype.kind not in "fc" and (oh, ow) != (1, 1):
+    if input._data.dtype.kind not in "fc":
         raise not_implemented("adaptive_avg_pool2d", input)
-    if (oh, ow) == (1, 1):
-        return input.mean((-2, -1), keepdim=True)
     dtype = input._data.dtype
     return AdaptiveAvgPool2D.apply(input, adaptive_matrix(input._xp, h, oh, dtype),
                                    adaptive_matrix(input._xp, w, ow, dtype))

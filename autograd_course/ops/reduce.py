@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import dtypes
+from .. import _messages, dtypes
 from .._shapes import broadcasts_to
 from ..autograd.function import Function
 from .compare import maximum, minimum
 from .dims import normalize_dim
 from .indexing import scatter_into_zeros
+from .operands import is_tensor
 from .promotion import scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -261,7 +262,17 @@ class _MinMaxResult(tuple):
         return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
+# PyTorch's overloads of ``max``/``min`` a learner meets (the named-dim ones are not listed)
+PICK_SIGNATURES = ("Tensor input, *, Tensor out = None",
+                   "Tensor input, Tensor other, *, Tensor out = None",
+                   "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None")
+
+
 def _reduce_pick(x, dim, keepdim, all_cls, dim_cls, name):
+    if not is_tensor(x):  # ``max(2)``: the one-argument overload; ``max(2, x)``: none of them
+        if dim is None:
+            raise TypeError(_messages.must_be_tensor(name, "input", 1, x))
+        raise TypeError(_messages.invalid_combination(name, (x, dim), PICK_SIGNATURES))
     if dim is None:
         if x.numel() == 0:
             raise RuntimeError(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..autograd.function import Function
 from .broadcasting import broadcast_error, sum_to
-from .operands import binary_operands, is_tensor
+from .operands import binary_operands, is_tensor, not_two_numbers
 from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -216,6 +216,7 @@ def floor_divide(input: Tensor | float, other: Tensor | float) -> Tensor:
 def remainder(input: Tensor | float, other: Tensor | float) -> Tensor:
     """input % other, with the sign of other (Python's and PyTorch's ``%``; C's fmod keeps
     input's sign)."""
+    not_two_numbers("remainder", input, other)
     input_number, other_number = not is_tensor(input), not is_tensor(other)
     input, other = _operands(input, other, "remainder_cpu", opmath=False)
     if input_number:  # 7 % x: PyTorch cannot differentiate this one either

@@ -255,6 +255,11 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Leaky ReLU with a learnt slope ``weight`` (one value, or one per channel: dim 1)."""
+    if input.ndim == 0 and weight.numel() != 1:
+        raise RuntimeError("Not allow zero-dim input tensor.")
+    if weight.ndim > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
     n = weight.numel()
     if n != 1 and (input.ndim < 2 or input.shape[1] != n):
         channels = input.shape[1] if input.ndim >= 2 else 1
