@@ -18,12 +18,12 @@ import warnings
 from .. import _messages
 from ..compat.legacy_ctx import LegacyCtx
 from ..tensor_base import TensorBase
-from . import anomaly, backward_result, grad_mode, saved_names, views
+from . import anomaly, backward_result, forward_ad, grad_mode, saved_names, views
 from .node import Node, gradient_edge, next_sequence_nr
 from .saved_tensor import SavedTensor, unpack_all
 
 
-class BackwardNode(Node, LegacyCtx):
+class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
     """The ctx of one ``Function`` call, and its node in the graph (``MulBackward0``...).
 
     Each ``Function`` subclass gets its own subclass of this, named after it. ``forward`` may
@@ -226,6 +226,8 @@ class Function:
         # a built-in op only where PyTorch's autograd layer sees it (not in inference_mode)
         record = enabled and True in ctx.needs_input_grad and (
             not ctx._builtin or grad_mode.autograd_sees(args))
+        if forward_ad.state.active:  # forward-mode AD: forward also saves what rules need
+            ctx.needs_input_grad = forward_ad.needs_input_grad(ctx, args)
         if record:
             ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
             if anomaly.state.enabled:
@@ -241,6 +243,8 @@ class Function:
             grad_mode.state.enabled = enabled
         if ctx.dirty:  # they must be returned, and should be inputs
             backward_result.check_dirty(ctx.dirty, args, outputs)
+        if forward_ad.state.active and forward_ad.has_tangent(args):  # forward-mode AD
+            return forward_ad.propagate(ctx, args, outputs, record)
         if record:
             return ctx.record(args, outputs)
         if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)

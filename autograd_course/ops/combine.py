@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
 from .dims import normalize_dim
@@ -29,6 +30,7 @@ class Cat(Function):
     """Join tensors along a dim;  the gradient is cut into the same pieces."""
 
     node_name = "CatBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -49,6 +51,7 @@ class Stack(Function):
     """Stack tensors along a new dim;  the gradient is unstacked."""
 
     node_name = "StackBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -142,6 +145,7 @@ class Where(Function):
     """
 
     node_name = "WhereBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("condition",)
 
     @staticmethod
