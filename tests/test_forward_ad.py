@@ -277,3 +277,15 @@ def test_functional_forward_mode_jacobian_is_torchs(kind):
 def test_functional_forward_mode_without_vectorize_refuses():
     assert_like_torch(lambda m: m.autograd.functional.jacobian(
         lambda x: x.exp(), m.ones(2), strategy="forward-mode"))
+
+
+def test_in_place_op_on_a_dual_tensor_updates_its_tangent():
+    def case(m):
+        with fwad(m).dual_level():
+            d = fwad(m).make_dual(m.zeros(3), m.ones(3))
+            d.mul_(2)
+            d.add_(m.arange(3.0))
+            d.exp_()
+            return list(fwad(m).unpack_dual(d))
+
+    assert_like_torch(case)
