@@ -72,22 +72,27 @@ class UnpackedDualTensor(NamedTuple):
     tangent: TensorBase | None
 
 
+_current_level = -1  # PyTorch's name for the open level (-1: none), read by its tests
+
+
 def enter_dual_level() -> int:
     """Open a level (0: only one may be open at a time); tangents live in it until exit."""
+    global _current_level
     if state.level >= 0:
         raise RuntimeError(NESTED)
-    state.level = 0
+    state.level = _current_level = 0
     return state.level
 
 
 def exit_dual_level(*, level=None) -> None:
     """Close the level: every tangent made in it is gone (``unpack_dual`` gives None)."""
+    global _current_level
     if state.level < 0:
         raise RuntimeError("Dual level must be a positive number.")
     if level is not None and level != state.level:
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
                            "was created. This is not supported.")
-    state.level = -1
+    state.level = _current_level = -1
     _Level.closed += 1
 
 
@@ -268,20 +273,21 @@ def propagate(ctx, args: tuple, outputs, record: bool):
     tangents = _output_tangents(ctx, args, outputs)
     raw = outputs if isinstance(outputs, tuple) else (outputs,)
     for out, t in zip(raw, tangents):  # before recording: a saved output keeps its tangent
-        _attach(out, t)
+        _attach(ctx, out, t)
     if record:
         outputs = ctx.record(args, outputs)
     elif ctx.dirty or not ctx._builtin:
         outputs = ctx.unrecorded(args, outputs)
     for out, t in zip(outputs if isinstance(outputs, tuple) else (outputs,), tangents):
-        _attach(out, t)
+        _attach(ctx, out, t)
     return outputs
 
 
-def _attach(out, tangent) -> None:
+def _attach(ctx, out, tangent) -> None:
     """A tangent has its output's shape (one from a broadcast input is expanded). Its dtype is
-    what the rule computed, as in PyTorch (a float64 tangent on float32 stays float64)."""
-    if tangent is None or not _floating(out):
+    what the rule computed, as in PyTorch (a float64 tangent on float32 stays float64). An
+    output marked non-differentiable gets none."""
+    if tangent is None or not _floating(out) or any(out is t for t in ctx.non_differentiable):
         return
     if tangent.shape != out.shape:
         tangent = tangent.expand(out.shape)
@@ -313,6 +319,10 @@ def _output_tangents(ctx, args: tuple, outputs) -> tuple:
     if not ctx._builtin and len(result) != n:
         raise RuntimeError(f"jvp function returned {len(result)} outputs but forward returned "
                            f"{n} outputs")
+    for out, t in zip(outputs if isinstance(outputs, tuple) else (outputs,), result):
+        changed = [i for i, a in enumerate(args) if a is out and any(out is d for d in ctx.dirty)]
+        if not ctx._builtin and changed and t is not tangents[changed[0]]:  # (written in place)
+            raise RuntimeError("jvp function must modify the corresponding gradient inplace")
     return tuple(result) + (None,) * (n - len(result))
 
 

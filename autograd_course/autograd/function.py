@@ -189,6 +189,8 @@ class Function:
                      **saved_names.node_properties(cls)}
         if builtin:  # PyTorch's C++ nodes can be called: y.grad_fn(grad)
             namespace["__call__"] = backward_result.call_node
+        if "vjp" in cls.__dict__:  # PyTorch's other name for backward
+            cls.backward = backward_result.vjp_as_backward(cls)
         cls._backward_cls = type(name, (BackwardNode,), namespace)
         cls._setup_apart = cls.setup_context is not Function.setup_context
 
