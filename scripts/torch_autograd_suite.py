@@ -12,10 +12,11 @@ and once with ``torch`` bound to a shim over ``autograd_course``, and prints, pe
 PASS / FAIL / ERROR / SKIP on torch and here, then "N of M tests that pass on torch pass
 here", and the failures grouped by the first missing feature (or error) they stopped at.
 Options: ``-k SUBSTRING`` runs only the tests whose name contains it; ``--class NAME`` runs
-another class of the file (``TestAutogradForwardMode``); ``--forward-ad`` runs only the tests
-the forward-mode rule below leaves out, with that rule lifted; ``--timeout S`` is the
-limit for one test (default 60 s; a test over it is an ERROR); ``--json PATH`` also writes
-every result; ``--side torch|shim`` runs one side only and prints its results.
+another class of the file (``TestAutogradForwardMode``); ``--forward-ad`` lifts the
+forward-mode rule below (in ``TestAutograd``: runs only the tests it left out);
+``--timeout S`` is the limit for one test (default 60 s; a test over it is an ERROR);
+``--json PATH`` also writes every result; ``--side torch|shim`` runs one side only and prints
+its results.
 
 What is left out, by a stated rule (``EXCLUDED`` below): tests whose source mentions CUDA,
 sparse or complex tensors, forward-mode AD, the JIT/compiler, threads or subprocesses, as
@@ -62,7 +63,7 @@ import unittest
 import warnings
 
 CLASS = "TestAutograd"  # --class runs another class of the file (TestAutogradForwardMode)
-FORWARD_AD_ONLY = [False]  # --forward-ad: only the tests the forward-mode rule leaves out, run
+FORWARD_AD_ONLY = [False]  # --forward-ad: the forward-mode rule lifted (see exclusion)
 
 # the rule: a test whose source mentions one of these needs what the package leaves out
 EXCLUDED = {
@@ -532,9 +533,9 @@ def exclusion(name: str, source: str) -> str | None:
     """The first reason in EXCLUDED that the test's name or code (comments left out) gives."""
     code = "\n".join(line.split("#", 1)[0] for line in source.splitlines())
     reasons = [r for r, pattern in EXCLUDED.items() if re.search(pattern, name + "\n" + code)]
-    if FORWARD_AD_ONLY[0]:  # the forward-mode tests, that rule lifted (the others still hold)
-        if "forward-mode AD" not in reasons:
-            return NOT_SELECTED
+    if FORWARD_AD_ONLY[0]:  # that rule lifted (the others still hold); in TestAutograd, only
+        if "forward-mode AD" not in reasons:  # the tests it left out
+            return NOT_SELECTED if CLASS == "TestAutograd" else (reasons or [None])[0]
         reasons.remove("forward-mode AD")
     return reasons[0] if reasons else None
 
@@ -725,8 +726,8 @@ def main(argv=None) -> int:
                         "this run (README_SECTION); exit 1 if it is not complete")
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--class", dest="cls", default=CLASS, help="the test class to run")
-    parser.add_argument("--forward-ad", action="store_true", help="run only the forward-mode "
-                        "AD tests, which the rule otherwise leaves out")
+    parser.add_argument("--forward-ad", action="store_true", help="lift the forward-mode AD "
+                        "rule (in TestAutograd: run only the tests it leaves out)")
     args = parser.parse_args(argv)
     CLASS, FORWARD_AD_ONLY[0] = args.cls, args.forward_ad
     if args.side:

@@ -289,3 +289,26 @@ def test_in_place_op_on_a_dual_tensor_updates_its_tangent():
             return list(fwad(m).unpack_dual(d))
 
     assert_like_torch(case)
+
+
+def test_a_dual_tensor_prints_its_tangent():
+    def case(m):
+        with fwad(m).dual_level():
+            plain = m.tensor([0.8208, 1.5489])
+            dual = fwad(m).make_dual(plain, m.tensor([0.1581, 0.6763]))
+            leaf = m.tensor([0.5329, 0.6408], requires_grad=True)
+            viewed = fwad(m).make_dual(leaf, m.tensor([0.0991, 0.3765]))
+            primal = fwad(m).unpack_dual(dual).primal
+            return [repr(plain), repr(dual), repr(viewed), repr(primal)]
+
+    assert_like_torch(case)
+
+
+def test_out_variants_refuse_dual_tensors():
+    def case(m):
+        with fwad(m).dual_level():
+            foo = fwad(m).make_dual(m.rand(2), m.rand(2))
+            return m.add(foo, m.rand(2), out=m.zeros(2))
+
+    assert_like_torch(case)
+
