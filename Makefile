@@ -25,9 +25,9 @@ BENCH_STAMP := $(VENV)/.bench-installed-$(DEP_HASH)
 # and nbconvert both do this), which is how a chapter under zh/ knows to speak Chinese.
 LINT_DIRS := $(wildcard autograd_course tests benchmarks scripts)
 TEST_DIRS := $(wildcard tests notebooks)
-NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb notebooks/appendix_*.ipynb))
 SOLUTIONS := $(sort $(wildcard notebooks/solutions/*.ipynb))
-ZH_NOTEBOOKS := $(sort $(wildcard notebooks/zh/[0-9]*.ipynb))
+ZH_NOTEBOOKS := $(sort $(wildcard notebooks/zh/[0-9]*.ipynb notebooks/zh/appendix_*.ipynb))
 ZH_SOLUTIONS := $(sort $(wildcard notebooks/zh/solutions/*.ipynb))
 ALL_NOTEBOOKS := $(NOTEBOOKS) $(SOLUTIONS) $(ZH_NOTEBOOKS) $(ZH_SOLUTIONS)
 NBEXEC    := --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600

@@ -43,7 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-from make_index import chapters, title_of  # noqa: E402  (scripts/ is not a package)
+from make_index import appendices, chapters, title_of  # noqa: E402  (scripts/ is not a package)
 
 CACHE = ROOT / "build" / "site-cache"
 
@@ -366,12 +366,12 @@ def landing_page(out: Path) -> None:
         fail("JupyterLite's index.html has no jupyter-config-data element")
     def items(folder: Path, prefix: str) -> str:
         rows = []
-        for path in chapters(folder):
+        for path in chapters(folder) + appendices(folder):
             rows.append(f'<li><a href="lab/index.html?path={prefix}{path.name}">'
-                        f"{_html(title_of(path))}</a></li>")
+                        f"{_title_html(title_of(path))}</a></li>")
         for path in sorted((folder / "solutions").glob("*.ipynb")):
             rows.append(f'<li class="sol"><a href="lab/index.html?path={prefix}solutions/'
-                        f'{path.name}">{_html(title_of(path))}</a></li>')
+                        f'{path.name}">{_title_html(title_of(path))}</a></li>')
         return "\n".join(rows)
 
     page = f"""<!doctype html>
@@ -390,8 +390,8 @@ li.sol {{ font-size: 0.9em; }} .note {{ color: #555; font-size: 0.9em; }}
 and the course's package are files of this site; nothing is installed and nothing is sent
 anywhere. The first chapter you open takes about 20 seconds to start its kernel.
 Your edits stay in this browser (its storage) until you download them.</p>
-<p>整门课程都在这个浏览器标签页中运行：Python（Pyodide）、NumPy、matplotlib、Graphviz 和课程的
-程序包都是本网站的文件，无需安装任何东西，也不会向其他网站发送请求。第一次打开章节时，内核大约
+<p>整门课程都在这个浏览器标签页中运行：Python（Pyodide）、NumPy、matplotlib、Graphviz 和课程的\
+程序包都是本网站的文件，无需安装任何东西，也不会向其他网站发送请求。第一次打开章节时，内核大约\
 需要 20 秒启动。你的修改保存在浏览器中，可以随时下载。</p>
 <p><a href="lab/index.html?path=index.ipynb">Open the course in JupyterLite · 打开课程</a></p>
 <div class="cols">
@@ -407,6 +407,12 @@ Your edits stay in this browser (its storage) until you download them.</p>
 </body></html>
 """
     (out / "index.html").write_text(page, encoding="utf-8")
+
+
+def _title_html(title: str) -> str:
+    """A notebook's title as HTML: its `code` spans (Markdown backticks) become <code>."""
+    parts = _html(title).split("`")
+    return "".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts))
 
 
 def _html(text: str) -> str:

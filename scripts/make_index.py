@@ -28,16 +28,16 @@ INTRO = """\
 One course in two languages: the same code, the same checks and the same pictures; only the
 prose differs (a test keeps the two editions identical in everything else).
 
-同一门课程，两种语言：代码、检查和图完全相同，只有讲解文字不同（有测试保证两个版本
-在其他方面完全一致）。
+同一门课程，两种语言：代码、检查和图完全相同，只有讲解文字不同\
+（有测试保证两个版本在其他方面完全一致）。
 
 **Language / 语言.** A notebook in `zh/` speaks Chinese: its exercise checkers, hints and
 graph drawings are in Chinese, with no code of its own to say so (each chapter's first cell
 imports the course layer, `autograd_course.course`, which reads the notebook's language). In
 any notebook, `ag.course.set_language("zh")` or `ag.course.set_language("en")` switches;
 `ag.viz.draw_graph(..., lang="zh")` draws one graph in Chinese.
-`zh/` 文件夹里的笔记本自动使用中文：练习检查、提示和计算图都是中文，不需要写任何代码。
-（每章第一个代码单元格都会导入课程层 `autograd_course.course`，由它读出笔记本的语言。）
+`zh/` 文件夹里的笔记本自动使用中文：练习检查、提示和计算图都是中文，不需要写任何代码。\
+（每章第一个代码单元格都会导入课程层 `autograd_course.course`，由它读出笔记本的语言。）\
 在任何笔记本里都可以用 `ag.course.set_language("zh")` 或 `ag.course.set_language("en")` 切换语言。
 """
 
@@ -62,6 +62,11 @@ def chapters(folder: Path) -> list[Path]:
     return sorted(folder.glob("[0-9][0-9]_*.ipynb"))
 
 
+def appendices(folder: Path) -> list[Path]:
+    """The appendix notebooks (``appendix_*.ipynb``: the map of the course and the glossary)."""
+    return sorted(folder.glob("appendix_*.ipynb"))
+
+
 def solutions(folder: Path) -> list[Path]:
     return sorted((folder / "solutions").glob("*.ipynb"))
 
@@ -71,13 +76,15 @@ def link_list(paths: list[Path], notebooks: Path) -> str:
 
 
 def edition(heading: str, chapters_word: str, solutions_word: str, folder: Path,
-            notebooks: Path, empty: str) -> str:
+            notebooks: Path, empty: str, appendix_word: str = "Appendix") -> str:
     found_chapters, found_solutions = chapters(folder), solutions(folder)
     parts = [f"## {heading}"]
     if not found_chapters and not found_solutions:
         parts.append(empty)
     if found_chapters:
         parts += [f"**{chapters_word}**", link_list(found_chapters, notebooks)]
+    if appendices(folder):
+        parts += [f"**{appendix_word}**", link_list(appendices(folder), notebooks)]
     if found_solutions:
         parts += [f"**{solutions_word}**", link_list(found_solutions, notebooks)]
     return "\n\n".join(parts) + "\n"
@@ -99,7 +106,7 @@ def build(notebooks: Path = NOTEBOOKS) -> str:
         ("index-english", edition("English", "Chapters", "Solutions", notebooks, notebooks,
                                   "*No chapters yet.*")),
         ("index-chinese", edition("中文版", "章节", "参考答案", notebooks / "zh", notebooks,
-                                  NO_CHINESE_YET)),
+                                  NO_CHINESE_YET, "附录")),
     ]
     cells = [{"cell_type": "markdown", "id": cell_id, "metadata": {},
               "source": text.splitlines(keepends=True)} for cell_id, text in sections]

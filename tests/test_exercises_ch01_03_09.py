@@ -14,7 +14,7 @@ from exercise_helpers import find_leaves, topo_order, verdict_of
 from functions import square
 
 import autograd_course as ag
-from autograd_course.course.exercises import _common, ch01, ch02, ch03, ch09
+from autograd_course.course.exercises import _common, ch01, ch02, ch03, ch09, retired
 
 
 # --- _common ----------------------------------------------------------------------------------
@@ -337,15 +337,15 @@ def test_ch09_value_exp(capsys):
     def no_local_derivative(x, out):
         x.grad += out.grad
 
-    assert verdict_of(capsys, ch09.check_value_exp, _with_exp(right))[1] == "correct"
-    _, line = verdict_of(capsys, ch09.check_value_exp, _with_exp(overwrites))
+    assert verdict_of(capsys, retired.check_value_exp, _with_exp(right))[1] == "correct"
+    _, line = verdict_of(capsys, retired.check_value_exp, _with_exp(overwrites))
     assert "must be added up" in line and "+=" in line
-    _, line = verdict_of(capsys, ch09.check_value_exp, _with_exp(no_local_derivative))
+    _, line = verdict_of(capsys, retired.check_value_exp, _with_exp(no_local_derivative))
     assert "local derivative" in line
 
     class Todo(_Value):
         def exp(self):
             raise NotImplementedError
 
-    assert verdict_of(capsys, ch09.check_value_exp, Todo)[1] == "not attempted yet"
-    assert verdict_of(capsys, ch09.check_value_exp, ...)[1] == "not attempted yet"
+    assert verdict_of(capsys, retired.check_value_exp, Todo)[1] == "not attempted yet"
+    assert verdict_of(capsys, retired.check_value_exp, ...)[1] == "not attempted yet"

@@ -22,7 +22,7 @@ from exercise_helpers import (
 )
 
 import autograd_course as ag
-from autograd_course.course.exercises import ch01, ch02, ch03, ch04, ch05, ch07, ch09
+from autograd_course.course.exercises import ch01, ch02, ch03, ch04, ch05, ch07, ch09, retired
 from autograd_course.course.exercises.value import Value
 
 
@@ -111,8 +111,8 @@ def test_a_body_without_return_says_it_returned_none(capsys, exercise, check, ri
 
 
 def test_9_2_a_body_without_return_says_it_returned_none(capsys):
-    assert_correct(capsys, ch09.check_value_exp, _exp_value())
-    assert_hint(capsys, ch09.check_value_exp, _exp_value(give_back=False),
+    assert_correct(capsys, retired.check_value_exp, _exp_value())
+    assert_hint(capsys, retired.check_value_exp, _exp_value(give_back=False),
                 "exp() returned None")
 
     class Todo(Value):
@@ -123,9 +123,9 @@ def test_9_2_a_body_without_return_says_it_returned_none(capsys):
         def exp(self):
             ...
 
-    assert_not_attempted(capsys, ch09.check_value_exp, Todo)
-    assert_not_attempted(capsys, ch09.check_value_exp, Dots)
-    assert_not_attempted(capsys, ch09.check_value_exp, ...)
+    assert_not_attempted(capsys, retired.check_value_exp, Todo)
+    assert_not_attempted(capsys, retired.check_value_exp, Dots)
+    assert_not_attempted(capsys, retired.check_value_exp, ...)
 
 
 # --- 7.2 without optimizer.step() ------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_7_2_without_step_names_the_missing_step(capsys):
 
 # --- 9.2 without `out._backward = _backward` ---------------------------------------------------
 def test_9_2_without_attaching_backward_does_not_blame_plus_equals(capsys):
-    _, line = verdict_of(capsys, ch09.check_value_exp, _exp_value(attach=False))
+    _, line = verdict_of(capsys, retired.check_value_exp, _exp_value(attach=False))
     assert line.startswith("not quite: ")
     assert "out._backward = _backward" in line
     assert "+=" not in line and "not `=`" not in line
@@ -171,13 +171,13 @@ def test_9_2_without_attaching_backward_does_not_blame_plus_equals(capsys):
             out._backward = _backward
             return out
 
-    assert_hint(capsys, ch09.check_value_exp, Overwrites, "`self.grad += ...`")
+    assert_hint(capsys, retired.check_value_exp, Overwrites, "`self.grad += ...`")
 
 
 def test_9_2_without_attaching_backward_in_chinese(capsys):
     ag.course.exercises.set_language("zh")
     try:
-        _, line = verdict_of(capsys, ch09.check_value_exp, _exp_value(attach=False))
+        _, line = verdict_of(capsys, retired.check_value_exp, _exp_value(attach=False))
     finally:
         ag.course.exercises.set_language(None)
     assert line.startswith("还不对：") and "out._backward = _backward" in line

@@ -21,7 +21,7 @@ from exercise_helpers import assert_correct, assert_hint, verdict_of
 
 import autograd_course as ag
 from autograd_course import cuda
-from autograd_course.course.exercises import ch01, ch02, ch03, ch05, ch06, ch08, ch09, ch10
+from autograd_course.course.exercises import ch01, ch02, ch03, ch05, ch06, ch08, ch09, ch10, retired
 from autograd_course.course.exercises.messages_en import MESSAGES
 from autograd_course.course.exercises.value import Value as CourseValue
 from autograd_course.course.exercises.value import ValueAddMul, ValueOps, ValuePowTanh
@@ -424,14 +424,14 @@ def test_ex_9_2_calling_the_parents_exp_is_named(capsys):
         def exp(self):
             return super().exp()
 
-    assert_hint(capsys, ch09.check_value_exp, MyValue, _hint("ch09.exp.taken_away"))
+    assert_hint(capsys, retired.check_value_exp, MyValue, _hint("ch09.exp.taken_away"))
     assert CourseValue.exp(CourseValue(0.0)).data == 1.0  # put back
 
     class Direct(CourseValue):
         def exp(self):
             return CourseValue.exp(self)
 
-    assert_hint(capsys, ch09.check_value_exp, Direct, _hint("ch09.exp.taken_away"))
+    assert_hint(capsys, retired.check_value_exp, Direct, _hint("ch09.exp.taken_away"))
 
 
 def test_ex_9_2_an_exp_without_its_input_as_child_is_named(capsys):
@@ -445,7 +445,7 @@ def test_ex_9_2_an_exp_without_its_input_as_child_is_named(capsys):
             out._backward = _backward
             return out
 
-    assert_hint(capsys, ch09.check_value_exp, MyValue, _hint("ch09.exp.no_child"))
+    assert_hint(capsys, retired.check_value_exp, MyValue, _hint("ch09.exp.no_child"))
 
 
 # --- 9.3: a node's single gradient not put in a tuple --------------------------------------------
@@ -825,7 +825,7 @@ def run_backward_queue(root, grad):
 
 def test_second_solutions_of_chapter_9(capsys):
     assert_correct(capsys, ch09.check_topo_order, topo_order_reversed_post_order)
-    assert_correct(capsys, ch09.check_value_exp, ExpOther)
+    assert_correct(capsys, retired.check_value_exp, ExpOther)
     assert_correct(capsys, ch09.check_run_backward, run_backward_queue)
 
 

@@ -35,6 +35,7 @@ from autograd_course.course.exercises import (
     ch11,
     ch12,
     messages,
+    retired,
     value,
 )
 from autograd_course.course.exercises.messages_en import MESSAGES as EN
@@ -287,6 +288,33 @@ def _step_without_zero_grad(model, xs, ys, lr):
     return loss
 
 
+class _ReluTimesX(Value):
+    def relu(self):
+        out = type(self)(max(self.data, 0.0), (self,), "relu")
+
+        def _backward():
+            self.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+
+class _NeuronBiasFirst(value.Neuron):
+    def parameters(self):
+        return [self.b] + self.w
+
+
+class _LayerOfOne(value.Layer):
+    def __call__(self, x):
+        return self.neurons[0](x)
+
+
+class _MLPAllTanh(value.MLP):
+    def __init__(self, n_in, sizes, rng):
+        dims = [n_in] + list(sizes)
+        self.layers = [value.Layer(dims[i], dims[i + 1], rng) for i in range(len(sizes))]
+
+
 WRONG = {
     "ch00.check_first_grads": (ch00.check_first_grads, (5.0, 2.0)),
     "ch00.check_grad_fn_names": (ch00.check_grad_fn_names, (["x"] * 5,)),
@@ -297,17 +325,24 @@ WRONG = {
     "ch01.check_manual_backward": (ch01.check_manual_backward, _manual_backward_stopped_early()),
     "ch01.check_value_accumulates": (ch01.check_value_accumulates, (_AddOverwrites,)),
     "ch01.check_best_step": (ch01.check_best_step, (1e-12,)),
+    "ch01.check_value_numbers": (ch01.check_value_numbers, (_MulForwardWrong,)),
     "ch02.check_jacobian": (ch02.check_jacobian, (lambda f, x: 42.0,)),
     "ch02.check_mean_gradient": (ch02.check_mean_gradient, ([1.0, 1.0],)),
     "ch02.check_unbroadcast": (ch02.check_unbroadcast, (lambda g, shape: g,)),
     "ch02.check_value_pow_tanh": (ch02.check_value_pow_tanh, (_PowNoLocalDerivative,)),
     "ch02.check_value_operators": (ch02.check_value_operators, (_SubWithoutGraph,)),
+    "ch02.check_value_relu": (ch02.check_value_relu, (_ReluTimesX,)),
     "ch02.check_loss": (ch02.check_loss, (lambda p, labels: (p - labels).sum(),)),
     "ch03.check_find_leaves": (ch03.check_find_leaves, (lambda t: [],)),
     "ch03.check_loop_graph": (ch03.check_loop_graph, (1, [0.0, 0.0])),
     "ch03.check_clip_hook": (ch03.check_clip_hook, (lambda g: g * 1,)),
     "ch03.check_value_backward": (ch03.check_value_backward, (_BackwardOnlyTop,)),
     "ch03.check_train_step": (ch03.check_train_step, (_step_without_zero_grad,)),
+    "ch03.check_neuron": (ch03.check_neuron, (_NeuronBiasFirst,)),
+    "ch03.check_layer": (ch03.check_layer, (_LayerOfOne,)),
+    "ch03.check_mlp": (ch03.check_mlp, (_MLPAllTanh,)),
+    "ch03.check_same_step": (ch03.check_same_step, (value.MLP(2, [1], np.random.default_rng(0)),
+                                                    0.0, 1e-3)),
     "ch04.check_sigmoid_mse_grad": (ch04.check_sigmoid_mse_grad, (lambda z, y: z * 0,)),
     "ch04.check_batch_gradients": (ch04.check_batch_gradients, (lambda w, batches: [w],)),
     "ch04.check_two_losses": (ch04.check_two_losses, (lambda w, x: 5.0,)),
@@ -329,10 +364,14 @@ WRONG = {
                                             _identity_backward),)),
     "ch07.check_nesterov_step": (ch07.check_nesterov_step, (_plain_descent,)),
     "ch07.check_training_loop": (ch07.check_training_loop, (_train_without_step,)),
+    "ch07.check_accumulated_step": (ch07.check_accumulated_step,
+                                    (lambda model, opt, batches, loss_fn: None,)),
     "ch08.check_pick_device": (ch08.check_pick_device, (lambda: "cpu",)),
     "ch08.check_train_step": (ch08.check_train_step, (lambda model, opt, xb, yb, loss: 1.0,)),
     "ch09.check_topo_order": (ch09.check_topo_order, (lambda t: [],)),
-    "ch09.check_value_exp": (ch09.check_value_exp, (_ExpNotAttached,)),
+    "retired.check_value_exp": (retired.check_value_exp, (_ExpNotAttached,)),
+    "ch09.check_count_dependencies": (ch09.check_count_dependencies,
+                                      (lambda t: {t.grad_fn: 1},)),
     "ch09.check_run_backward": (ch09.check_run_backward, (lambda root, grad: {root.grad_fn},)),
     "ch10.check_clamp_prehook": (ch10.check_clamp_prehook,
                                  (lambda node: node.register_prehook(lambda grads: None),)),
@@ -355,7 +394,7 @@ WRONG = {
 def _all_checkers() -> set[str]:
     found = set()
     for module in (ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10,
-                   ch11, ch12):
+                   ch11, ch12, retired):
         for name, obj in vars(module).items():
             if name.startswith("check_") and getattr(obj, "__wrapped__", None) is not None:
                 found.add(f"{module.__name__.rsplit('.', 1)[-1]}.{name}")

@@ -74,6 +74,9 @@ def test_chinese_messages_have_no_markdown():
     ("两个检查函数在没有 GPU 的机器上都能工作", "检查函数"),
     ("大多数反向传播需要前向传播中的张量", "前向"),
     ("*（画图是 package-only 的：`ag.viz` 是本课程自己的计算图查看器。）*", "package-only"),
+    ("用海森矩阵与向量的乘积", "海森"),
+    ("梯度检查点用重新计算换内存", "梯度检查点"),
+    ("累积梯度之后的钩子在 `.grad` 更新后触发", "累积梯度之后的钩子"),
 ])
 def test_the_rules_catch_each_variant(text, variant):
     found = variants_in(text)
@@ -87,6 +90,9 @@ def test_the_rules_catch_each_variant(text, variant):
     "GPU 能同时运行成千上万个运算单元",  # compute units, not notebook cells
     "原地修改、Nesterov 动量、笔记 000、单元格、检查器、偏置、视图、设备、CPU 与 GPU",
     "*（画图仅限本课程包：`ag.viz` 是本课程自己的计算图查看器。）*",
+    "*（本课程包专有：画图）*",  # the one short marker (issue 46)
+    "| Hessian | 黑塞矩阵（也译海森矩阵） | 标量函数全部二阶导数组成的矩阵 |",
+    "激活检查点（也叫梯度检查点）用重新计算换内存",
 ])
 def test_the_rules_accept_the_table_and_the_notes_words(text):
     assert variants_in(text) == []
@@ -94,8 +100,8 @@ def test_the_rules_accept_the_table_and_the_notes_words(text):
 
 # --- the glossary ---------------------------------------------------------------------------
 def _glossary() -> str:
-    cells = [s for _, s in _markdown(ZH / "00_welcome.ipynb") if "## 术语表" in s]
-    assert len(cells) == 1, "chapter 0 has one glossary cell (## 术语表)"
+    cells = [s for _, s in _markdown(ZH / "appendix_map.ipynb") if "## 术语表" in s]
+    assert len(cells) == 1, "the appendix has one glossary cell (## 术语表)"
     return cells[0]
 
 

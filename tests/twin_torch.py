@@ -67,8 +67,11 @@ def install_torch_as_the_package():
     stand_in.models = models
     # The course layer has no counterpart in PyTorch: a chapter's first cell imports it (for
     # its checkers and the notebook's language), so here it is an empty module; every cell
-    # that uses it is tagged package-only and not run.
+    # that uses it is tagged package-only and not run. One helper stays: chapter 9's
+    # ``standard_recursion_limit()`` only lowers the browser edition's raised limit, so in
+    # CPython it is ``sys.getrecursionlimit``.
     course = types.ModuleType("autograd_course.course")
+    course.standard_recursion_limit = sys.getrecursionlimit
     stand_in.course = course
     modules = {
         "autograd_course": stand_in,

@@ -39,9 +39,10 @@ CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # --- which notebooks -------------------------------------------------------------------------
 def english_course(notebooks: Path = NOTEBOOKS) -> list[Path]:
-    """The English chapters (``NN_*.ipynb``) and every solutions notebook."""
+    """The English chapters (``NN_*.ipynb``), the appendices (``appendix_*.ipynb``) and every
+    solutions notebook."""
     return sorted(notebooks.glob("[0-9][0-9]_*.ipynb")) + sorted(
-        notebooks.glob("solutions/*.ipynb"))
+        notebooks.glob("appendix_*.ipynb")) + sorted(notebooks.glob("solutions/*.ipynb"))
 
 
 def chinese_course(notebooks: Path = NOTEBOOKS) -> list[Path]:

@@ -12,6 +12,10 @@ tensors) and builds everything from ``autograd.grad``, as ``torch.autograd.funct
 - ``vhp`` (vᵀH) differentiates the gradient once more with v; ``hvp`` (H v) applies the
   double-backward trick to that.
 
+Every backward pass is one call of ``autograd.grad``, looked up on the package when it runs (as
+``torch.autograd.functional`` looks up ``torch.autograd.grad``): wrapping ``ag.autograd.grad``
+counts them all: vjp 1, jvp 2, vhp 2, hvp 3, jacobian one per output element.
+
 Inputs are detached copies (or, with ``create_graph=True``, views of the inputs that require
 grad, so that the result stays connected to them). Results are detached unless
 ``create_graph=True``. With ``strict=True`` an input the outputs do not depend on is an error;
@@ -20,10 +24,9 @@ otherwise its part of the result is zeros. Messages are PyTorch's.
 
 from __future__ import annotations
 
-from .. import creation, ops
+from .. import autograd, creation, ops
 from ..tensor_base import TensorBase
 from . import functional_forward
-from .engine import grad
 from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
@@ -156,7 +159,7 @@ def _grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=N
     if not pairs:
         return (None,) * len(inputs)
     outs, gos = zip(*pairs)
-    return grad(outs, inputs, gos, retain_graph=retain_graph, create_graph=create_graph,
+    return autograd.grad(outs, inputs, gos, retain_graph=retain_graph, create_graph=create_graph,
                 allow_unused=True)
 
 

@@ -9,6 +9,7 @@ here. This folder holds what PyTorch has no counterpart for:
 - ``fonts``: a Chinese font for matplotlib in the Chinese chapters;
 - ``zh_terms``: the Chinese edition's glossary (one translation per term);
 - ``setup_check``: is everything the course uses installed?
+- ``stand_ins``: a stand-in GPU (chapter 8) and Python's standard recursion limit (chapter 9).
 
 Every chapter imports it in its first cell (``import autograd_course.course``). From then on the
 library's drawings use the notebook's language by default, and plots in a Chinese chapter get
@@ -19,8 +20,10 @@ from ..viz import words
 from . import exercises, i18n
 from .i18n import get_language, set_language
 from .setup_check import check_installation
+from .stand_ins import stand_in_gpu, standard_recursion_limit
 
-__all__ = ["check_installation", "exercises", "get_language", "i18n", "set_language"]
+__all__ = ["check_installation", "exercises", "get_language", "i18n", "set_language",
+           "stand_in_gpu", "standard_recursion_limit"]
 
 words.use_default_language(i18n.get_language)
 i18n.apply_fonts()

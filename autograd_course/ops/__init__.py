@@ -140,7 +140,7 @@ NOT_TOP_LEVEL = frozenset({
     "copy_", "rdiv", "repeat",
     "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
     "kl_div", "masked_fill_", "matrix_transpose", "mul_", "numpy_t", "setitem",
-    "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view", "zero_",
+    "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view",
 })
 
 __all__ = sorted(

@@ -41,7 +41,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                            "set when is_causal=True")
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = query.matmul(key.transpose(-2, -1)) * scale
+    root = math.sqrt(scale)  # PyTorch scales both sides by √scale before the product: the
+    scores = (query * root).matmul(key.transpose(-2, -1) * root)  # same maths, its rounding
     if is_causal:
         n, m = query.shape[-2], key.shape[-2]
         keep = tril(query._new(query._xp.ones((n, m), dtype=bool)))

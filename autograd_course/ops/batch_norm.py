@@ -100,7 +100,9 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     same_device(input, running_mean, running_var, weight, bias)
     if input._data.dtype.kind not in "fc":
         raise not_implemented("batch_norm", input)
-    channels = input.shape[1] if input.ndim > 1 else None
+    if input.numel() == 0 and input.ndim < 2:  # PyTorch: nothing to normalise, no checks
+        return input.clone()
+    channels = input.shape[1] if input.ndim > 1 else 0  # PyTorch counts 0 channels in 1-D
     for t, name in ((running_mean, "running_mean"), (running_var, "running_var"),
                     (weight, "weight"), (bias, "bias")):
         if t is not None and t.numel() != channels:

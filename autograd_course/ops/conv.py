@@ -31,8 +31,12 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 
 def pair(value: int | tuple[int, int]) -> tuple:
-    """``3`` -> ``(3, 3)``; a pair stays a pair (PyTorch's ``_pair``)."""
-    return (value, value) if isinstance(value, int) else tuple(value)
+    """``3`` -> ``(3, 3)``; a pair stays a pair (PyTorch's ``_pair``), and a one-element
+    sequence ``(3,)`` counts for both dims, as PyTorch's kernels expand it."""
+    if isinstance(value, int):
+        return value, value
+    value = tuple(value)
+    return value * 2 if len(value) == 1 else value
 
 
 def out_size(size: int, kernel: int, stride: int, pad_total: int, dilation: int) -> int:

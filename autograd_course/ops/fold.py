@@ -21,6 +21,7 @@ from ..autograd import forward_ad
 from ..autograd.function import Function
 from .combine import cat
 from .conv import conv2d, out_size, pair
+from .embedding import pad
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -139,10 +140,12 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     c_out, kh, kw = weight.shape[1:]
     (sh, sw), (ph, pw), (oh, ow), (dh, dw) = (pair(stride), pair(padding),
                                               pair(output_padding), pair(dilation))
-    size = ((h - 1) * sh - 2 * ph + dh * (kh - 1) + oh + 1,
-            (w - 1) * sw - 2 * pw + dw * (kw - 1) + ow + 1)
+    full = ((h - 1) * sh + dh * (kh - 1) + 1, (w - 1) * sw + dw * (kw - 1) + 1)
     cols = weight.reshape(c_in, c_out * kh * kw).t().matmul(batched.reshape(n, c_in, h * w))
-    out = fold(cols, size, (kh, kw), (dh, dw), (ph, pw), (sh, sw))
+    out = fold(cols, full, (kh, kw), (dh, dw), 0, (sh, sw))
+    # the whole image, cropped by ``padding`` on each side; ``output_padding`` gives back
+    # that many rows/columns on the far side (zeros where the image ends)
+    out = pad(out, (-pw, ow - pw, -ph, oh - ph))
     if bias is not None:
         out = out + bias.reshape(1, c_out, 1, 1)
     return out if input.ndim == 4 else out.squeeze(0)

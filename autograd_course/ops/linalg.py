@@ -230,6 +230,8 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
           alpha: float = 1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)``, input broadcasting."""
     same_device(input, mat1, mat2)
+    if mat1._data.dtype.kind in "iu":  # PyTorch converts beta and alpha to the integer type
+        beta, alpha = int(beta), int(alpha)
     if beta == 1 and alpha == 1:
         return Addmm.apply(input, mat1, mat2)
     return Addmm.apply(input, mat1, mat2, beta, alpha)
@@ -270,7 +272,8 @@ class Addmv(Function):
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1,
           alpha: float = 1) -> Tensor:
-    """``beta * input + alpha * (mat @ vec)``, input broadcasting to the result."""
+    """``beta * input + alpha * (mat @ vec)``, input broadcasting to the result (integer
+    tensors: ``beta`` and ``alpha`` lose their fraction first, 0.6 → 0, as in PyTorch)."""
     same_device(input, mat, vec)
     if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
@@ -281,6 +284,8 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1,
     if not input._data.dtype == mat._data.dtype == vec._data.dtype:
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{scalar_type(input)}, {scalar_type(mat)}, and {scalar_type(vec)}")
+    if mat._data.dtype.kind in "iu":  # PyTorch converts beta and alpha to the integer type
+        beta, alpha = int(beta), int(alpha)
     return Addmv.apply(input, mat, vec, beta, alpha)
 
 

@@ -302,11 +302,13 @@ def _distinct(t, term: str):
     return t, term
 
 
-_SPARE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# ``...`` is spelled with characters no equation can hold (its subscripts are ASCII letters,
+# capitals included), one per dim: a tensor has at most 64
+_SPARE = "".join(chr(0x100 + i) for i in range(64))
 
 
 def _expand_ellipsis(terms, operands):
-    """``...`` spelled as capital letters, right-aligned like broadcasting."""
+    """``...`` spelled with the spare characters, right-aligned like broadcasting."""
     out = []
     for term, t in zip(terms, operands):
         if "..." in term:

@@ -105,11 +105,15 @@ class TensorConversions:
         """Address of the first element: equal for tensors that share memory."""
         return _backend.data_ptr(self._data)
 
-    def to(self, *args, dtype=None, device=None, copy: bool = False,
-           memory_format=None) -> Tensor:
-        """Move and/or cast: ``to('cuda')``, ``to(ag.float64)``, ``to(other_tensor)``."""
+    def to(self, *args, dtype=None, device=None, non_blocking: bool = False,
+           copy: bool = False, memory_format=None) -> Tensor:
+        """Move and/or cast: ``to('cuda')``, ``to(ag.float64)``, ``to(other_tensor)``; after
+        them, PyTorch's positional flags ``non_blocking`` (nothing to wait for here) and
+        ``copy``: ``to('cpu', ag.float64, False, True)``."""
         check_memory_format("to", memory_format)
-        for arg in args:
+        flags = [arg for arg in args if isinstance(arg, bool)]
+        copy = copy or (len(flags) > 1 and flags[1])
+        for arg in (arg for arg in args if not isinstance(arg, bool)):
             if isinstance(arg, (dtypes.dtype, np.dtype)) or arg is float or arg is int \
                     or arg is bool:
                 dtype = arg
@@ -132,23 +136,23 @@ class TensorConversions:
     def cuda(self, device=None) -> Tensor:
         return self.to("cuda" if device is None else _backend.device("cuda", device))
 
-    def float(self) -> Tensor:
-        return self.to(dtypes.float32)
+    def float(self, memory_format=None) -> Tensor:
+        return self.to(dtypes.float32, memory_format=memory_format)
 
-    def double(self) -> Tensor:
-        return self.to(dtypes.float64)
+    def double(self, memory_format=None) -> Tensor:
+        return self.to(dtypes.float64, memory_format=memory_format)
 
-    def half(self) -> Tensor:
-        return self.to(dtypes.float16)
+    def half(self, memory_format=None) -> Tensor:
+        return self.to(dtypes.float16, memory_format=memory_format)
 
-    def long(self) -> Tensor:
-        return self.to(dtypes.int64)
+    def long(self, memory_format=None) -> Tensor:
+        return self.to(dtypes.int64, memory_format=memory_format)
 
-    def int(self) -> Tensor:
-        return self.to(dtypes.int32)
+    def int(self, memory_format=None) -> Tensor:
+        return self.to(dtypes.int32, memory_format=memory_format)
 
-    def bool(self) -> Tensor:
-        return self.to(dtypes.bool)
+    def bool(self, memory_format=None) -> Tensor:
+        return self.to(dtypes.bool, memory_format=memory_format)
 
     def type(self, dtype=None, non_blocking=False):
         """The legacy type name ('torch.LongTensor'), or a copy converted to ``dtype``: a

@@ -177,7 +177,7 @@ class TensorOperators:
     def __xor__(self, other):
         return ops.bitwise_xor(self, other)
 
-    __rxor__ = __xor__  # symmetric, so 3 ^ x is x ^ 3
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__  # symmetric: True | x is x | True
 
     def __invert__(self):
         return ops.bitwise_not(self)

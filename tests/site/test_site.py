@@ -170,14 +170,24 @@ def test_notebook_runs_in_the_site(page, site_url, timings, rel):
         assert not any("未安装中文字体" in o["text"] for c in cells for o in c["outputs"]), rel
     if rel.endswith("00_welcome.ipynb"):  # setup_check, as the browser's Python sees itself
         report = "".join(o["text"] for o in cells[0]["outputs"] if o["name"] == "stdout")
-        for line in [r"ok +browser +Python 3\.12\.\d+ in the browser \(Pyodide 0\.27\.7\)",
-                     r"ok +Graphviz \(WASM\) +draws the graphs as SVG: Graphviz 16\.1\.0 "
-                     r"compiled to WebAssembly",
-                     r"ok +CJK font +Chinese in graphs: the browser's own fonts; in plots: "
-                     r"Noto Sans CJK SC",
-                     r"-- +GPU \(CuPy\) +none in a browser"]:
+        expected = {  # the check speaks the chapter's language (issue 46)
+            "en": [r"ok +browser +Python 3\.12\.\d+ in the browser \(Pyodide 0\.27\.7\)",
+                   r"ok +Graphviz \(WASM\) +draws the graphs as SVG: Graphviz 16\.1\.0 "
+                   r"compiled to WebAssembly",
+                   r"ok +CJK font +Chinese in graphs: the browser's own fonts; in plots: "
+                   r"Noto Sans CJK SC",
+                   r"-- +GPU \(CuPy\) +none in a browser"],
+            "zh": [r"ok +browser +浏览器中的 Python 3\.12\.\d+（Pyodide 0\.27\.7）",
+                   r"ok +Graphviz \(WASM\) +把计算图画成 SVG：Graphviz 16\.1\.0 "
+                   r"compiled to WebAssembly",
+                   r"ok +CJK font +计算图中的中文：浏览器自己的字体；绘图中的中文："
+                   r"Noto Sans CJK SC",
+                   r"-- +GPU \(CuPy\) +浏览器里没有"],
+        }[_lang(rel)]
+        for line in expected:
             assert re.search(line, report), f"{rel}: setup_check lacks {line!r}:\n{report}"
-        assert "Graphviz `dot`" not in report and "fix:" not in report.split("ipywidgets")[0]
+        fix = {"en": "fix:", "zh": "解决办法："}[_lang(rel)]
+        assert "Graphviz `dot`" not in report and fix not in report.split("ipywidgets")[0]
     if "solutions/" in rel:
         verdicts = sum(o["text"].count(VERDICT[_lang(rel)]) for c in cells
                        for o in c["outputs"])

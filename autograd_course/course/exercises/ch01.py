@@ -1,6 +1,7 @@
 """Chapter 1 exercises: a slope by finite differences and the step h that makes it most
 accurate, a gradient by hand, leaves, and the first steps of the learner's own scalar ``Value``
-(multiplication, a backward pass by hand, and the ``+=`` accumulation bug)."""
+(multiplication, a backward pass by hand, the ``+=`` accumulation bug, then numbers on either
+side of an operator and labelled results)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ._common import (
     to_numpy,
 )
 from .messages import msg
+from .value_checks import backprop, require_value_class
 
 SLOPE_AT = 2.0
 # steps a learner typically takes: 1e-1 ... 1e-8, and 2 and 5 times those
@@ -190,7 +192,7 @@ def _uses_grad_for_data(value_cls: Any) -> bool:
 def check_value_mul(value_cls: Any) -> None:
     """Exercise 1.2: ``Value.__mul__``: out.data = a·b, and its ``_backward`` sends
     b·out.grad to a and a·out.grad to b."""
-    require_attempt(value_cls)
+    require_value_class(value_cls)
     a, b = value_cls(2.0), value_cls(-3.0)
     out = _result(a * b, getattr(value_cls, "__mul__", None), "a * b")
     if not _close(out.data, -6.0):
@@ -258,7 +260,7 @@ def check_value_accumulates(value_cls: Any) -> None:
     b = a + a must give a.grad = 2 and p = a * a must give a.grad = 2a: the local backward
     rules must *add* into ``.grad`` (``+=``), not overwrite it (``=``).
     """
-    require_attempt(value_cls)
+    require_value_class(value_cls)
     a = value_cls(3.0)
     twice = _result(a + a, getattr(value_cls, "__add__", None), "a + a")
     twice.grad = 1.0
@@ -331,3 +333,67 @@ def check_best_step(h: Any) -> None:
     if h < best:
         raise Mismatch(msg("ch01.step.round_off", h=h, error=difference_error(h)))
     raise Mismatch(msg("ch01.step.truncation", h=h, error=difference_error(h)))
+
+
+# --- the learner's own Value, in one class: numbers on either side, and labels ------------------
+# expression, the method Python calls, the expression, forward, d/da (at a = 3)
+NUMBER_CASES = [
+    ("a + 2.0", "__add__", lambda a: a + 2.0, 5.0, 1.0),
+    ("a * 2.0", "__mul__", lambda a: a * 2.0, 6.0, 2.0),
+    ("2.0 + a", "__radd__", lambda a: 2.0 + a, 5.0, 1.0),
+    ("2.0 * a", "__rmul__", lambda a: 2.0 * a, 6.0, 2.0),
+    ("a * np.float64(2.0)", "__mul__", lambda a: a * np.float64(2.0), 6.0, 2.0),
+    ("a + np.float64(2.0)", "__add__", lambda a: a + np.float64(2.0), 5.0, 1.0),
+    ("a * a + a", "__add__", lambda a: a * a + a, 12.0, 7.0),
+]
+
+
+def _number_case(value_cls: Any, expr: str, method: str, op: Any, want: float,
+                 want_grad: float) -> None:
+    a = value_cls(3.0)
+    try:
+        out = op(a)
+    except Exception as e:  # the learner's operator failed on a number: say how
+        text = str(e)
+        if "memoryview" in text:
+            raise Mismatch(msg("ch01.numbers.memoryview", expr=expr)) from e
+        if isinstance(e, AttributeError) and "data" in text:
+            raise Mismatch(msg("ch01.numbers.lift", expr=expr, method=method)) from e
+        if isinstance(e, TypeError) and "unsupported operand" in text:
+            raise Mismatch(msg("ch01.numbers.reflected", expr=expr, method=method)) from e
+        raise
+    out = _result(out, getattr(value_cls, method, None), expr)
+    if type(out.data) is not float:
+        raise Mismatch(msg("ch01.numbers.not_float", expr=expr, type=type(out.data).__name__))
+    if not _close(out.data, want):
+        raise Mismatch(msg("ch01.numbers.forward", expr=expr, got=out.data, want=want))
+    backprop(out)
+    if not _close(a.grad, want_grad):
+        raise Mismatch(msg("ch01.numbers.grad", expr=expr, got=a.grad, want=want_grad))
+
+
+@checker
+def check_value_numbers(value_cls: Any) -> None:
+    """Exercise 1.4b: the learner's Value in one class: ``+`` and ``*`` accumulate, lift a
+    plain number (an int, a float, NumPy's float64) into a Value, work with the number on
+    either side (``__radd__``, ``__rmul__``), keep ``data`` a Python float, and label each
+    result with its operation in ``_op`` (two different labels for ``+`` and ``*``)."""
+    require_value_class(value_cls)
+    for method in ("__add__", "__mul__", "__radd__", "__rmul__"):
+        if has_placeholder_body(getattr(value_cls, method, None)):
+            raise NotAttempted
+    start = value_cls(np.float64(1.5))
+    if type(start.data) is not float:
+        raise Mismatch(msg("ch01.numbers.not_float", expr="Value(np.float64(1.5))",
+                           type=type(start.data).__name__))
+    labels = []
+    for expr, op in (("a + b", lambda a, b: a + b), ("a * b", lambda a, b: a * b)):
+        out = op(value_cls(2.0), value_cls(-3.0))
+        label = getattr(out, "_op", None)
+        if not isinstance(label, str) or not label:
+            raise Mismatch(msg("ch01.numbers.label", expr=expr, got=label))
+        labels.append(label)
+    if labels[0] == labels[1]:
+        raise Mismatch(msg("ch01.numbers.same_label", label=labels[0]))
+    for case in NUMBER_CASES:
+        _number_case(value_cls, *case)

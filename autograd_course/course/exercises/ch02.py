@@ -26,7 +26,7 @@ from ._common import (
     to_numpy,
 )
 from .messages import msg
-from .value import Value
+from .value_checks import backprop, require_value_class
 
 
 def _test_functions() -> list[tuple[str, Callable[[Any], Any], int]]:
@@ -221,7 +221,7 @@ def _near(a: float, b: float) -> bool:
 def check_value_pow_tanh(value_cls: Any) -> None:
     """Exercise 2.4: ``Value.__pow__(k)`` (k a number) and ``Value.tanh()`` with their local
     backward rules k·x^(k-1) and 1 - tanh(x)², each times out.grad and accumulated with +=."""
-    require_attempt(value_cls)
+    require_value_class(value_cls)
     for k, x0 in POW_CASES:
         _check_pow(value_cls, k, x0)
     x0 = 0.7
@@ -247,14 +247,36 @@ def check_value_pow_tanh(value_cls: Any) -> None:
             raise Mismatch(msg("ch02.value.twice"))
 
 
+@checker
+def check_value_relu(value_cls: Any) -> None:
+    """Exercise 2.4 (continued): ``Value.relu()``: max(x, 0) forward; its ``_backward`` sends
+    out.grad where x > 0 and nothing where x <= 0, accumulated with +=."""
+    require_value_class(value_cls)
+    method = getattr(value_cls, "relu", None)
+    if method is None:
+        raise Mismatch(msg("ch02.value.no_method", method="relu"))
+    for x0 in (1.3, -0.8, 0.4):
+        x = value_cls(x0)
+        out = x.relu()
+        if out is None:
+            raise NotAttempted if has_placeholder_body(method) else returned_none(method)
+        if has_placeholder_body(out._backward):
+            raise NotAttempted
+        if not _near(out.data, max(x0, 0.0)):
+            raise Mismatch(msg("ch02.relu.forward", x0=x0, got=out.data, want=max(x0, 0.0)))
+        x.grad, out.grad = 0.5, 1.5  # x already holds 0.5 from another use
+        out._backward()
+        want = 0.5 + (1.5 if x0 > 0 else 0.0)
+        if _near(x.grad, want):
+            continue
+        if x0 > 0 and _near(x.grad, 1.5):
+            raise Mismatch(msg("ch01.accumulate.add_overwrites"))
+        if x0 > 0 and _near(x.grad, 1.5 + x0 * 1.5) or _near(x.grad, 0.5 + x0 * 1.5):
+            raise Mismatch(msg("ch02.relu.times_x"))
+        raise Mismatch(msg("ch02.relu.backward", x0=x0, got=x.grad - 0.5, want=want - 0.5))
+
+
 # --- the learner's Value: operators made of operations it already has ----------------------------
-def backprop(root: Any) -> None:
-    """Run every ``_backward`` below ``root`` (with ``root.grad = 1``) in reverse topological
-    order: chapter 3's ``Value.backward()``, applied to any object with ``_prev`` and
-    ``_backward`` (the learner's own class need not have a ``backward`` yet)."""
-    Value.backward(root)
-
-
 A0, B0 = 3.0, -2.0
 # expression, the method it calls, forward, d/da, d/db (at a = A0, b = B0)
 OPERATOR_CASES = [
@@ -276,7 +298,7 @@ def check_value_operators(value_cls: Any) -> None:
     ``2 + a`` and ``2 * a`` on the learner's ``Value``: each result's data, and the gradients
     a backward pass through it sends to a and b (each operator built from ``+``, ``*`` and
     ``**``, or with its own correct ``_backward``)."""
-    require_attempt(value_cls)
+    require_value_class(value_cls)
     for expr, name, op, want, want_a, want_b in OPERATOR_CASES:
         method = getattr(value_cls, name, None)
         if method is not None and has_placeholder_body(method):

@@ -1,6 +1,7 @@
 """Chapter 3 exercises: walk a graph to its leaves; predict the graph a loop builds; change a
 gradient on its way with a hook; give the learner's ``Value`` ``exp`` and its own
-``backward()``; one training step of the network built on it."""
+``backward()``; build ``Neuron``, ``Layer`` and ``MLP`` on it (the work is in
+:mod:`value_checks`); one training step of that network, against the package's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 
 from ... import Tensor, float64, tensor
 from ...autograd.function import Node
-from . import value
+from . import value, value_checks
 from ._common import (
     Mismatch,
     NotAttempted,
@@ -27,6 +28,7 @@ from ._common import (
     to_numpy,
 )
 from .messages import msg
+from .value_checks import payoff_ready  # noqa: F401 (the payoff's cells call ch03.payoff_ready)
 
 
 def _graphs() -> list[tuple[str, Callable[[], tuple[Any, list]]]]:
@@ -264,7 +266,7 @@ def _check_duplicate_edge(value_cls: Any, x0: float) -> None:
 def check_value_backward(value_cls: Any) -> None:
     """Exercise 3.4: ``Value.exp()`` and ``Value.backward()``: out.backward() fills every
     value's grad, compared with the package's tensors on the same expression."""
-    require_attempt(value_cls)
+    value_checks.require_value_class(value_cls)
     for method in ("exp", "backward"):
         if has_placeholder_body(getattr(value_cls, method, None)):
             raise NotAttempted
@@ -356,3 +358,33 @@ def check_train_step(train_step: Any) -> None:
         got_loss = float("nan")
     if not abs(got_loss - want_loss.data) <= 1e-9:
         raise Mismatch(msg("ch03.step.loss", want=want_loss.data))
+
+
+# --- chapter 3's network on the learner's Value ------------------------------------------------
+@checker
+def check_neuron(neuron_cls: Any) -> None:
+    """Exercise 3.4b: see :func:`value_checks.check_neuron`."""
+    value_checks.check_neuron(neuron_cls)
+
+
+@checker
+def check_layer(layer_cls: Any) -> None:
+    """Exercise 3.4c: see :func:`value_checks.check_layer`."""
+    value_checks.check_layer(layer_cls)
+
+
+@checker
+def check_mlp(mlp_cls: Any) -> None:
+    """Exercise 3.4d: see :func:`value_checks.check_mlp`."""
+    value_checks.check_mlp(mlp_cls)
+
+
+@checker
+def check_same_step(model: Any, loss_gap: float, parameter_gap: float) -> None:
+    """The payoff: one step of the learner's loop and of the package agree within 1e-12 (loss
+    and every parameter). If not, name the first operation of the learner's Value that differs
+    from the reference; if they all agree, the network or the loop is to blame."""
+    if loss_gap <= 1e-12 and parameter_gap <= 1e-12:
+        return
+    hint = value_checks.first_wrong_method(type(model.parameters()[0]))
+    raise Mismatch(hint or msg("ch03.payoff.step", loss_gap=loss_gap, gap=parameter_gap))

@@ -1,4 +1,5 @@
-"""Chapter 7 exercises: Nesterov momentum by hand, and a training loop in the right order."""
+"""Chapter 7 exercises: Nesterov momentum by hand, a training loop in the right order, and one
+step from gradients accumulated over micro-batches."""
 
 from __future__ import annotations
 
@@ -169,3 +170,53 @@ def _count_steps(optimizer: Any) -> list:
 
     optimizer.step = counted_step
     return calls
+
+
+def _accumulated_reference(seed: int, mistake: str) -> list:
+    """The parameters after one step on the four batches of ``_small_problem`` taken together
+    (``mistake="none"``), or after a known mistake: ``"zero_inside"`` (zero_grad before each
+    micro-batch: only the last one counts), ``"unscaled"`` (losses not divided by 4: a step 4
+    times too long), ``"step_each"`` (a step after every micro-batch)."""
+    model, batches = _small_problem(seed)
+    optimizer = SGD(model.parameters(), lr=0.1)
+    optimizer.zero_grad()
+    for x, y in batches:
+        if mistake == "zero_inside":
+            optimizer.zero_grad()
+        loss = mse_loss(model(x), y)
+        (loss if mistake == "unscaled" else loss / len(batches)).backward()
+        if mistake == "step_each":
+            optimizer.step()
+            optimizer.zero_grad()
+    if mistake != "step_each":
+        optimizer.step()
+    return [to_numpy(p) for p in model.parameters()]
+
+
+@checker
+def check_accumulated_step(accumulated_step: Callable[..., Any]) -> None:
+    """Exercise 7.3: ``accumulated_step(model, optimizer, micro_batches, loss_fn)`` makes the
+    step that one batch made of all the micro-batches would make (equal sizes, mean loss)."""
+    if is_placeholder(accumulated_step):
+        raise NotAttempted
+    seed = int(np.random.default_rng().integers(2**30))
+    model, batches = _small_problem(seed)
+    optimizer = SGD(model.parameters(), lr=0.1)
+    for p in model.parameters():  # a stale gradient from an earlier step, to be cleared
+        p.grad = p.detach() * 0 + 1
+    steps = _count_steps(optimizer)
+    try:
+        accumulated_step(model, optimizer, batches, mse_loss)
+    except NotImplementedError as e:
+        raise not_attempted_or_error(e) from e
+    got = [to_numpy(p) for p in model.parameters()]
+    if not steps:
+        raise Mismatch(msg("ch07.accum.no_step"))
+    if len(steps) > 1 or _matches(got, _accumulated_reference(seed, "step_each")):
+        raise Mismatch(msg("ch07.accum.step_each", steps=len(steps)))
+    for mistake, key in (("zero_inside", "ch07.accum.zero_inside"),
+                         ("unscaled", "ch07.accum.unscaled")):
+        if _matches(got, _accumulated_reference(seed, mistake)):
+            raise Mismatch(msg(key, n=len(batches)))
+    for name, g, w in zip(("weight", "bias"), got, _accumulated_reference(seed, "none")):
+        compare_tensors(g, w, msg("ch07.train.name", name=name), rtol=1e-5, atol=1e-7)

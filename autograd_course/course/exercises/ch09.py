@@ -1,12 +1,9 @@
-"""Chapter 9 exercises: order a graph for the backward pass; add an operation to ``Value``;
-write the engine's loop."""
+"""Chapter 9 exercises: order a graph for the backward pass; count each node's incoming edges
+(the first step of Kahn's algorithm); write the engine's loop."""
 
 from __future__ import annotations
 
-import math
-import random
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import numpy as np
 
@@ -14,14 +11,10 @@ from ... import float64, tensor
 from ...autograd.engine import grad
 from ._common import (
     Mismatch,
-    NotAttempted,
     call_learner,
     checker,
-    has_placeholder_body,
-    not_attempted_or_error,
     random_inputs,
     require_attempt,
-    returned_none,
     to_numpy,
 )
 from .messages import msg
@@ -91,94 +84,60 @@ def check_topo_order(topo_order: Any) -> None:
 
 
 @checker
-def check_value_exp(value_cls: Any) -> None:
-    """Exercise 9.2: a ``Value`` subclass whose ``exp()`` records its local derivative.
+def check_count_dependencies(count_dependencies: Callable[[Any], Any]) -> None:
+    """Exercise 9.2: ``count_dependencies(t)`` maps every node below ``t.grad_fn`` to the number
+    of edges of ``next_functions`` that point at it (the counts Kahn's algorithm starts from).
 
-    Uses the chapter's ``Value`` interface: ``Value(data)``, ``.data``, ``.grad``, ``+``,
-    ``*`` and ``.backward()``.
+    Judged on 8 random graphs (diamonds, a constant's ``None`` edges, ``x * x``), on ``x * x``
+    alone and on a chain of 3000 nodes. ``t.grad_fn`` itself may be left out or counted 0.
     """
-    require_attempt(value_cls)
-    try:
-        with _exp_taken_away(value_cls):
-            _check_exp(value_cls)
-    except _TakenAway as e:
-        raise Mismatch(msg("ch09.exp.taken_away")) from e
+    require_attempt(count_dependencies)
+    cases = [_random_graph(seed)[0] for seed in range(8)] + [_square(), _chain(8)[0]]
+    for root in cases:
+        try:
+            got = call_learner(count_dependencies, root)
+        except RecursionError as e:
+            raise Mismatch(msg("ch09.deps.recursion")) from e
+        if not isinstance(got, dict):
+            raise Mismatch(msg("ch09.deps.type", type=type(got).__name__))
+        if None in got:
+            raise Mismatch(msg("ch09.deps.none_edge"))
+        want, parents = _edge_counts(root.grad_fn)
+        if got.get(root.grad_fn, 0) != 0:
+            raise Mismatch(msg("ch09.deps.root", got=got[root.grad_fn]))
+        missing = [n for n in want if n not in got]
+        if missing:
+            raise Mismatch(msg("ch09.deps.missing", node=missing[0].name(), missing=len(missing)))
+        for node, n in want.items():
+            if got[node] > n:
+                raise Mismatch(msg("ch09.deps.revisit", node=node.name(), got=got[node], want=n))
+            if got[node] < n:
+                key = "ch09.deps.parents" if got[node] == parents[node] else "ch09.deps.few"
+                raise Mismatch(msg(key, node=node.name(), got=got[node], want=n))
 
 
-class _TakenAway(BaseException):
-    """Raised by the ``exp`` of the class the learner's inherits from, while it is taken away
-    (a BaseException, so that the learner's ``except Exception`` does not swallow it)."""
+def _square() -> Any:
+    """``(x * x).sum()``: MulBackward0 sends both its edges to the same AccumulateGrad."""
+    (x,) = random_inputs((3,))
+    return (x * x).sum()
 
 
-def _refuse(*args: Any, **kwargs: Any) -> Any:
-    raise _TakenAway
-
-
-@contextmanager
-def _exp_taken_away(value_cls: Any) -> Iterator[None]:
-    """Take ``exp`` away from the classes ``value_cls`` inherits from (the chapter's ``Value``
-    has one): an ``exp`` that calls ``super().exp()`` or ``Value.exp`` raises _TakenAway."""
-    bases = [c for c in getattr(value_cls, "__mro__", ())[1:] if "exp" in vars(c)]
-    originals = [vars(c)["exp"] for c in bases]
-    try:
-        for c in bases:
-            c.exp = _refuse
-        yield
-    finally:
-        for c, original in zip(bases, originals):
-            c.exp = original
-
-
-def _check_exp(value_cls: Any) -> None:
-    """Exercise 9.2's checks, on a class whose bases have no ``exp`` now."""
-    for _ in range(3):
-        x0 = random.uniform(-1.5, 1.5)
-        v = value_cls(x0)
-        e = _exp_of(value_cls, v)
-        if abs(e.data - math.exp(x0)) > 1e-9 * max(1.0, math.exp(x0)):
-            raise Mismatch(msg("ch09.exp.forward", got=e.data, x0=x0, want=math.exp(x0)))
-        # exp's own _backward, alone: it must send something to x (it was attached to out)
-        e.grad = 1.0
-        step = getattr(e, "_backward", None)
-        if callable(step):
-            step()
-        if not callable(step) or v.grad == 0.0:
-            raise Mismatch(msg("ch09.exp.not_attached"))
-        v = value_cls(x0)
-        e = _exp_of(value_cls, v)
-        out = e * v + e  # uses e twice: gradients must be added, not overwritten
-        out.backward()
-        expected = math.exp(x0) * (x0 + 2)  # d/dx (x e^x + e^x)
-        if not _close(v.grad, expected):
-            ex = math.exp(x0)
-            if _close(v.grad, ex * (x0 + 1)):
-                raise Mismatch(msg("ch09.exp.overwrites"))
-            if _close(v.grad, ex + x0 + 1) or _close(v.grad, x0 + 1):
-                raise Mismatch(msg("ch09.exp.no_local"))
-            raise Mismatch(msg("ch09.exp.wrong", got=v.grad, x0=x0, want=expected))
-    # exp of a value that is not a leaf: backward() reaches x only through exp's children
-    x0 = random.uniform(-1.0, 1.0)
-    v = value_cls(x0)
-    out = _exp_of(value_cls, _exp_of(value_cls, v))
-    out.backward()
-    want = math.exp(math.exp(x0)) * math.exp(x0)
-    if not _close(v.grad, want):
-        raise Mismatch(msg("ch09.exp.no_child", got=v.grad, want=want))
-
-
-def _exp_of(value_cls: Any, v: Any) -> Any:
-    """``v.exp()``; a placeholder is NotAttempted, a body without ``return`` a Mismatch."""
-    try:
-        e = v.exp()
-    except NotImplementedError as err:
-        raise not_attempted_or_error(err) from err
-    if e is Ellipsis:
-        raise NotAttempted
-    if e is None:
-        if has_placeholder_body(getattr(value_cls, "exp", None)):
-            raise NotAttempted
-        raise returned_none(value_cls.exp)
-    return e
+def _edge_counts(start: Any) -> tuple[dict, dict]:
+    """({node: edges pointing at it}, {node: distinct nodes pointing at it}) below ``start``."""
+    edges: dict = {}
+    parents: dict = {}
+    seen, stack = {start}, [start]
+    while stack:
+        node = stack.pop()
+        children = [nxt for nxt, _ in node.next_functions if nxt is not None]
+        for nxt in children:
+            edges[nxt] = edges.get(nxt, 0) + 1
+        for nxt in set(children):
+            parents[nxt] = parents.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return edges, parents
 
 
 def _fmt(a: np.ndarray) -> str:

@@ -77,6 +77,15 @@ MESSAGES: dict[str, str] = {
     "ch06.softplus.sign": "that is σ(-x), not the derivative of log(1 + e^x): check the sign of "
                           "the exponent",
     # --- chapter 7 --------------------------------------------------------------------------------
+    "ch07.accum.no_step": "the parameters did not move: after the last micro-batch's "
+                          "backward(), call optimizer.step() once",
+    "ch07.accum.step_each": "optimizer.step() ran {steps} times: accumulate the gradients of "
+                            "every micro-batch first, then step once",
+    "ch07.accum.zero_inside": "only the last micro-batch counted: zero_grad() inside the loop "
+                              "throws the earlier gradients away; clear once, before the loop",
+    "ch07.accum.unscaled": "the step is {n} times too long: .grad adds up the {n} losses' "
+                           "gradients, and the batch's loss is their mean; divide each loss by "
+                           "{n} before backward()",
     "ch07.nesterov.in_place": "autograd refuses to update a leaf in place while recording: do "
                               "the update inside `with ag.no_grad():`",
     "ch07.nesterov.not_leaves": "your parameters stopped being leaves: update them in place "
@@ -152,6 +161,23 @@ MESSAGES: dict[str, str] = {
                          "multiply out.grad by out.data",
     "ch09.exp.wrong": "x.grad is {got:.6g} for out = x*exp(x) + exp(x) at x = {x0:.4g}; "
                       "expected {want:.6g}",
+    "ch09.deps.recursion": "RecursionError on a chain of 3000 nodes: walk the graph with your "
+                           "own stack in a loop, not with a function that calls itself",
+    "ch09.deps.type": "return a dict {{node: number of edges pointing at it}}, not a {type}",
+    "ch09.deps.none_edge": "your dict has None as a key: an edge (None, 0) is an input that needs "
+                           "no gradient, not a node; skip it",
+    "ch09.deps.root": "you gave t.grad_fn a count of {got}: no edge of the graph points at the "
+                      "node you start from (leave it out, or count 0)",
+    "ch09.deps.missing": "{missing} node(s) below t.grad_fn have no count, {node} among them: "
+                         "follow next_functions all the way down, AccumulateGrad nodes included",
+    "ch09.deps.revisit": "{node} has {got}, but only {want} edge(s) point at it: you counted a "
+                         "node's outgoing edges each time you reached it; count them once, the "
+                         "first time (keep a set of the nodes already seen)",
+    "ch09.deps.parents": "{node} has {got}, but {want} edges point at it: you counted the nodes "
+                         "that point at it, not the edges; x * x sends two edges to one "
+                         "AccumulateGrad, and it receives two gradients",
+    "ch09.deps.few": "{node} has {got}, but {want} edge(s) point at it: add 1 for every edge "
+                     "of next_functions that points at it",
     "ch09.loop.recursion": "RecursionError on a chain of 3000 nodes: keep your own stack or "
                            "queue in a loop instead of a function that calls itself",
     "ch09.loop.none_edge": "an edge of next_functions can be (None, 0): an input that needs no "

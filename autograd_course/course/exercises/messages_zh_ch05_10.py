@@ -65,6 +65,14 @@ MESSAGES: dict[str, str] = {
                                 "（运算内部的链式法则）",
     "ch06.softplus.sign": "这是 σ(-x)，不是 log(1 + e^x) 的导数：检查一下指数的符号",
     # --- 第 7 章 --------------------
+    "ch07.accum.no_step": "参数没有变化：在最后一个微批次的 backward() 之后，调用一次 "
+                          "optimizer.step()",
+    "ch07.accum.step_each": "optimizer.step() 执行了 {steps} 次：先把每个微批次的梯度累积起来，"
+                            "再只走一步",
+    "ch07.accum.zero_inside": "只有最后一个微批次起了作用：循环里的 zero_grad() 把前面的梯度"
+                              "都丢掉了；在循环之前清零一次",
+    "ch07.accum.unscaled": "这一步长了 {n} 倍：.grad 把 {n} 个损失的梯度加在一起，而整个批次的损失"
+                           "是它们的平均值；backward() 之前先把每个损失除以 {n}",
     "ch07.nesterov.in_place": "autograd 在记录计算图时不允许原地更新叶子节点：请把更新放在 "
                               "`with ag.no_grad():` 里",
     "ch07.nesterov.not_leaves": "你的参数不再是叶子节点了：请在 `with ag.no_grad():` 里原地"
@@ -130,6 +138,21 @@ MESSAGES: dict[str, str] = {
                          "乘以 out.data",
     "ch09.exp.wrong": "对 out = x*exp(x) + exp(x)，x = {x0:.4g} 时 x.grad 是 {got:.6g}；应为 "
                       "{want:.6g}",
+    "ch09.deps.recursion": "在 3000 个节点的长链上出现 RecursionError：请用你自己的栈在循环里"
+                           "遍历计算图，不要用调用自身的函数",
+    "ch09.deps.type": "请返回一个字典 {{节点: 指向它的边数}}，而不是 {type}",
+    "ch09.deps.none_edge": "你的字典里有 None 这个键：(None, 0) 这条边代表一个不需要梯度的输入，"
+                           "它不是节点，请跳过它",
+    "ch09.deps.root": "你给 t.grad_fn 的计数是 {got}：计算图中没有任何边指向出发的那个节点"
+                      "（不要列出它，或者记为 0）",
+    "ch09.deps.missing": "t.grad_fn 之下有 {missing} 个节点没有计数，其中包括 {node}：沿着 "
+                         "next_functions 一直走到底，包括 AccumulateGrad 节点",
+    "ch09.deps.revisit": "{node} 的计数是 {got}，但只有 {want} 条边指向它：你每次走到一个节点都把它"
+                         "的出边数了一遍；只在第一次走到时数（用一个集合记下已经见过的节点）",
+    "ch09.deps.parents": "{node} 的计数是 {got}，但有 {want} 条边指向它：你数的是指向它的节点，"
+                         "而不是边；x * x 向同一个 AccumulateGrad 发出两条边，它也会收到两份梯度",
+    "ch09.deps.few": "{node} 的计数是 {got}，但有 {want} 条边指向它：next_functions 里每有一条边"
+                     "指向它，就加 1",
     "ch09.loop.recursion": "在 3000 个节点的链上出现 RecursionError：请在循环里用自己的栈或"
                            "队列，不要写调用自身的函数",
     "ch09.loop.none_edge": "next_functions 的边可能是 (None, 0)：对应不需要梯度的输入。计数和"

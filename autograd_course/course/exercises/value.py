@@ -8,11 +8,13 @@ d this value, filled by the backward pass), the values it was computed from (``_
     out = a * b   ->  a.grad += b · out.grad,        b.grad += a · out.grad
     out = a ** k  ->  a.grad += k · a^(k-1) · out.grad      (k a plain number)
     out = tanh(a) ->  a.grad += (1 - out²) · out.grad
+    out = relu(a) ->  a.grad += (a > 0) · out.grad
     out = exp(a)  ->  a.grad += out · out.grad
 
 ``+=``, not ``=``: a value used twice receives one contribution per use (the bug of chapter 1).
 The classes build on each other the way the chapters do: :class:`ValueAddMul` is where chapter 1
-ends, :class:`ValuePowTanh` adds chapter 2's operations, :class:`ValueOps` the operators built
+ends (numbers lifted into Values, results labelled), :class:`ValuePowTanh` adds chapter 2's
+``**``, ``tanh`` and ``relu``, :class:`ValueOps` the operators built
 from them (``-a``, ``a - b``, ``a / b`` through ``b ** -1``, and ``2 + a``, ``2 - a``...: no new
 backward rule), and :class:`Value` adds ``exp`` and an iterative ``backward()`` (chapter 3).
 Every result is made with ``type(self)``, so a learner's subclass keeps its own methods on the
@@ -90,6 +92,16 @@ class ValuePowTanh(ValueAddMul):
 
         def _backward() -> None:
             self.grad += (1 - out.data ** 2) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def relu(self) -> ValuePowTanh:
+        """out = max(self, 0); d out/d self = 1 where self > 0, else 0."""
+        out = type(self)(max(self.data, 0.0), (self,), "relu")
+
+        def _backward() -> None:
+            self.grad += (self.data > 0) * out.grad
 
         out._backward = _backward
         return out

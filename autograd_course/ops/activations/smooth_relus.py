@@ -204,10 +204,9 @@ Silu_ = written_in_place(Silu)  # silu(x, inplace=True): x is overwritten (ops/i
 
 
 def _refuse_integers(input, name):
-    """The error of softplus, logsigmoid, mish and hardswish for an integer or bool tensor. (It
-    names 'Long' whatever the dtype, as it always has here; PyTorch names the dtype.)"""
-    if input._data.dtype.kind not in "fc":
-        raise NotImplementedError(f'"{name}" not implemented for \'Long\'')
+    """PyTorch's error of softplus, logsigmoid, mish and hardswish for an integer or bool
+    tensor; it names the tensor's dtype ('Int', 'Short', 'Bool')."""
+    check_float(input, name)
 
 
 def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
@@ -235,7 +234,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
 def logsigmoid(input: Tensor) -> Tensor:
     """``log(sigmoid(x))``, computed without overflow."""
-    _refuse_integers(input, "log_sigmoid_forward_cpu")
+    _refuse_integers(input, "log_sigmoid_cpu")
     return LogSigmoid.apply(input)
 
 
