@@ -312,3 +312,25 @@ def test_out_variants_refuse_dual_tensors():
 
     assert_like_torch(case)
 
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_custom_jvp_and_non_differentiable_outputs(wrong):
+    def case(m):
+        class Func(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                out = y.clone()
+                ctx.mark_non_differentiable(out)
+                return x.clone(), out, m.tensor(3)
+
+            @staticmethod
+            def jvp(ctx, x_t, y_t, ):
+                return x_t, (x_t.clone() if wrong else None), None
+
+        with fwad(m).dual_level():
+            x = fwad(m).make_dual(m.tensor(2.0), m.tensor(1.0))
+            outs = Func.apply(x, m.tensor(3.0))
+            return [repr(fwad(m).unpack_dual(o).tangent) for o in outs]
+
+    assert_like_torch(case)

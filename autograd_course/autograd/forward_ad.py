@@ -301,8 +301,8 @@ def _output_tangents(ctx, args: tuple, outputs) -> tuple:
         raise NotImplementedError(_missing_rule(cls) if ctx._builtin else NO_CUSTOM_JVP)
     tangents = [tangent_of(a) for a in args]
     saved = ctx.to_save
-    if not ctx._builtin:  # a learner's Function: zeros for a tensor without a tangent, and
-        tangents = [a.new_zeros(a.shape) if t is None and isinstance(a, TensorBase) else t
+    if not ctx._builtin:  # a learner's Function: zeros for a float tensor without one, and
+        tangents = [a.new_zeros(a.shape) if t is None and _floating(a) else t
                     for a, t in zip(args, tangents)]  # ctx.saved_tensors: save_for_forward's
         ctx.to_save = ctx.__dict__.get("saved_for_forward", ())
     ctx.fw_args, state.busy = args, True
@@ -319,7 +319,13 @@ def _output_tangents(ctx, args: tuple, outputs) -> tuple:
     if not ctx._builtin and len(result) != n:
         raise RuntimeError(f"jvp function returned {len(result)} outputs but forward returned "
                            f"{n} outputs")
-    for out, t in zip(outputs if isinstance(outputs, tuple) else (outputs,), result):
+    for k, (out, t) in enumerate(zip(outputs if isinstance(outputs, tuple) else (outputs,),
+                                     result)):
+        if not ctx._builtin and t is not None and not (
+                _floating(out) and not any(out is d for d in ctx.non_differentiable)):
+            raise RuntimeError(f"Function's jvp returned a gradient at position {k}, but  the "
+                               "corresponding forward output is not a differentiable Tensor."
+                               "You should return None at that position instead.")
         changed = [i for i, a in enumerate(args) if a is out and any(out is d for d in ctx.dirty)]
         if not ctx._builtin and changed and t is not tangents[changed[0]]:  # (written in place)
             raise RuntimeError("jvp function must modify the corresponding gradient inplace")
