@@ -334,3 +334,16 @@ def test_custom_jvp_and_non_differentiable_outputs(wrong):
             return [repr(fwad(m).unpack_dual(o).tangent) for o in outs]
 
     assert_like_torch(case)
+
+
+def test_in_place_writes_into_the_tangent_unless_it_is_expanded():
+    def case(m):
+        with fwad(m).dual_level():
+            t = m.ones(3)
+            d = fwad(m).make_dual(m.zeros(3), t)
+            d.mul_(2)
+            y = m.zeros(2, 3) + fwad(m).make_dual(m.ones(3), m.ones(3))  # tangent expanded
+            y.mul_(3)
+            return [t, fwad(m).unpack_dual(d).tangent, fwad(m).unpack_dual(y).tangent]
+
+    assert_like_torch(case)

@@ -272,6 +272,8 @@ def propagate(ctx, args: tuple, outputs, record: bool):
     op's ``jvp`` rule, then the call recorded (or not) as usual, then the tangents attached."""
     tangents = _output_tangents(ctx, args, outputs)
     raw = outputs if isinstance(outputs, tuple) else (outputs,)
+    if ctx.dirty:  # written in place: so is its tangent, as in PyTorch (x.mul_(2): t.mul_(2))
+        tangents = tuple(_in_place(out, t) for out, t in zip(raw, tangents))
     for out, t in zip(raw, tangents):  # before recording: a saved output keeps its tangent
         _attach(ctx, out, t)
     if record:
@@ -281,6 +283,21 @@ def propagate(ctx, args: tuple, outputs, record: bool):
     for out, t in zip(outputs if isinstance(outputs, tuple) else (outputs,), tangents):
         _attach(ctx, out, t)
     return outputs
+
+
+def _in_place(out, tangent):
+    """The new tangent of a tensor changed in place, written into its old tangent if it has
+    one of the same shape (whoever holds that tangent sees the change, as in PyTorch)."""
+    old = tangent_of(out)
+    if tangent is None or old is None or old is tangent or old.shape != out.shape or any(
+            step == 0 and n > 1 for step, n in zip(old._data.strides, old._data.shape)):
+        return tangent  # (an expanded tangent, of a broadcast input, cannot be written into)
+    state.busy, busy = True, state.busy
+    try:
+        old.copy_(tangent)
+    finally:
+        state.busy = busy
+    return old
 
 
 def _attach(ctx, out, tangent) -> None:
