@@ -153,6 +153,8 @@ NO_FORWARD = "You must implement the forward function for custom autograd.Functi
 
 NO_BACKWARD = ("You must implement either the backward or vjp method for your custom "
                "autograd.Function to use it with backward mode AD.")
+NO_VMAP = ("To use autograd.Function with vmap, you must either override the vmap staticmethod "
+           "or set generate_vmap_rule=True.")
 
 
 def keyword_past_gap(missing: str, position: int) -> str:

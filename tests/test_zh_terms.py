@@ -4,9 +4,12 @@
 * no variant the table rules out in any zh chapter or solutions notebook (markdown, comments and
   strings), in the checkers' Chinese messages or in the drawings' Chinese words — except a
   note's own word in a row or sentence that names the note;
-* chapter 0's glossary lists every term, and the notes that use each note's word;
+* the appendix's glossary lists every term, and the notes that use each note's word; the
+  English glossary has the same rows (word, note or Chinese, chapters);
 * one review heading and first sentence, one solutions title and first paragraph, one way to
-  label an exercise, one header style for the key-term tables;
+  label an exercise, one header style for the key-term tables, one package-only marker
+  (*（本课程包专有：画图）*) where the English has *(package-only: the drawing)*, in the section
+  of every tagged cell;
 * where the prose quotes what a checker prints, it quotes the Chinese catalogue exactly.
 
 The rules are also run on small texts, so that each can be seen to fail.
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from zh_compare import NOTEBOOKS, chinese_course
+from zh_compare import NOTEBOOKS, chinese_course, english_twin
 
 from autograd_course.course import zh_terms
 from autograd_course.course.exercises.messages_zh import MESSAGES as MESSAGES_ZH
@@ -74,6 +77,8 @@ def test_chinese_messages_have_no_markdown():
     ("两个检查函数在没有 GPU 的机器上都能工作", "检查函数"),
     ("大多数反向传播需要前向传播中的张量", "前向"),
     ("*（画图是 package-only 的：`ag.viz` 是本课程自己的计算图查看器。）*", "package-only"),
+    ("*（画图仅限本课程包：`ag.viz` 是本课程自己的计算图查看器。）*", "仅限本课程包"),
+    ("这个单元格测的是引擎，所以仅限课程包", "仅限课程包"),
     ("用海森矩阵与向量的乘积", "海森"),
     ("梯度检查点用重新计算换内存", "梯度检查点"),
     ("累积梯度之后的钩子在 `.grad` 更新后触发", "累积梯度之后的钩子"),
@@ -89,7 +94,6 @@ def test_the_rules_catch_each_variant(text, variant):
     "| 前向传播 / 后向传播 | 001 | forward pass / backward pass |",
     "GPU 能同时运行成千上万个运算单元",  # compute units, not notebook cells
     "原地修改、Nesterov 动量、笔记 000、单元格、检查器、偏置、视图、设备、CPU 与 GPU",
-    "*（画图仅限本课程包：`ag.viz` 是本课程自己的计算图查看器。）*",
     "*（本课程包专有：画图）*",  # the one short marker (issue 46)
     "| Hessian | 黑塞矩阵（也译海森矩阵） | 标量函数全部二阶导数组成的矩阵 |",
     "激活检查点（也叫梯度检查点）用重新计算换内存",
@@ -124,6 +128,36 @@ def test_glossary_lists_the_term(term):
         assert len(words) == len(notes), row
         assert notes[words.index(term.note_word)] == term.in_notes, (
             f"{term.note_word} is used by notes {term.in_notes}: {row}")
+
+
+def _glossary_rows(glossary: str) -> list[tuple[str, str, str]]:
+    """(word, its note or its Chinese, chapters) of each row of a glossary's tables: the columns
+    both editions write alike (the headers and the meaning are each edition's own words)."""
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in glossary.splitlines() if line.startswith("|")]
+    headers = {k - 1 for k, r in enumerate(rows) if set("".join(r)) <= set("-: ")}
+    return [(r[0], r[1], r[-1]) for k, r in enumerate(rows)
+            if k not in headers and not set("".join(r)) <= set("-: ")]
+
+
+def test_both_editions_list_the_same_glossary():
+    cells = [s for _, s in _markdown(NOTEBOOKS / "appendix_map.ipynb") if "## Glossary" in s]
+    assert len(cells) == 1, "the English appendix has one glossary cell (## Glossary)"
+    english = _glossary_rows(cells[0].split("## Glossary", 1)[1])
+    chinese = _glossary_rows(_glossary().split("## 术语表", 1)[1])
+    assert english and english == chinese, (
+        f"only English: {sorted(set(english) - set(chinese))}, "
+        f"only Chinese: {sorted(set(chinese) - set(english))}")
+
+
+def test_the_glossary_comparison_can_fail():
+    english = ("| standard term | 中文 | meaning | chapter |\n|---|---|---|---|\n"
+               "| view | 视图 | a tensor sharing memory | 5 |\n| device | 设备 | CPU or GPU | 8 |")
+    chinese = ("| 标准术语（英文） | 中文（通行译法） | 含义 | 章 |\n|---|---|---|---|\n"
+               "| view | 视图 | 共享内存的张量 | 5 |\n| device | 设备 | CPU 或 GPU | 8 |")
+    assert _glossary_rows(english) == _glossary_rows(chinese) == [
+        ("view", "视图", "5"), ("device", "设备", "8")]
+    assert _glossary_rows(english) != _glossary_rows(chinese.rsplit("\n", 1)[0])
 
 
 # --- one way to write the boilerplate ----------------------------------------------------------
@@ -176,6 +210,66 @@ def test_the_rules_for_boilerplate_can_fail():
     assert zh_terms.EXERCISE_LABEL.match("**练习 3.1。** 用一个列表当栈")
     assert zh_terms.EXERCISE_LABEL.match("**练习 7.1 — Nesterov 动量。** 补全")
     assert "| 笔记里的说法 | 出处 | English |" not in zh_terms.KEY_TERMS_HEADERS
+
+
+# --- the package-only marker ------------------------------------------------------------------
+EN_MARKER = re.compile(r"\*\(package-only(?:: [^()\n]+)?\)\*")
+
+
+def _marker_problems(english_cells, chinese_cells, sections: bool = True) -> list[str]:
+    """Where the zh edition's package-only marker is missing or written another way: 本课程包专有
+    is only ever written as the marker (*（本课程包专有：画图）*); each markdown cell has as many
+    markers as its English twin; and, with ``sections``, a code cell tagged package-only has the
+    marker in its section (the markdown above it, up to the section's heading; the solutions
+    notebooks, whose tagged cells are all checkers, carry no markers). Cells are
+    (type, source, tags)."""
+    problems = []
+    for i, ((en_type, en, _), (_, zh, tags)) in enumerate(zip(english_cells, chinese_cells)):
+        if en_type == "markdown":
+            rest = zh_terms.PACKAGE_ONLY_MARKER.sub(" ", zh)
+            problems += [f"cell {i}: not the marker: {ln.strip()[:80]}"
+                         for ln in rest.splitlines() if zh_terms.PACKAGE_ONLY in ln]
+            en_n = len(EN_MARKER.findall(en))
+            zh_n = len(zh_terms.PACKAGE_ONLY_MARKER.findall(zh))
+            if en_n != zh_n:
+                problems.append(f"cell {i}: {en_n} English markers, {zh_n} zh")
+        elif sections and "package-only" in tags:
+            section = []
+            for kind, above, _ in reversed(chinese_cells[:i]):
+                if kind == "markdown":
+                    section.append(above)
+                    if above.lstrip().startswith("#"):
+                        break
+            if not any(zh_terms.PACKAGE_ONLY_MARKER.search(t) for t in section):
+                problems.append(f"cell {i}: package-only, and its section has no marker")
+    return problems
+
+
+def _cells(path):
+    return [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in _read(path).cells]
+
+
+@pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS, ids=_rel)
+def test_package_only_cells_are_marked_one_way(path):
+    problems = _marker_problems(_cells(english_twin(path)), _cells(path),
+                                sections="solutions" not in path.parts)
+    assert not problems, f"{_rel(path)}:\n" + "\n".join(problems)
+
+
+def test_the_marker_rule_can_fail():
+    code = ("code", "ag.viz.draw(y)", ["package-only"])
+    english = [("markdown", "## 1. A graph\n\nThe graph:\n\n*(package-only: the drawing)*", []),
+               code]
+    good = "## 1. 计算图\n\n计算图：\n\n*（本课程包专有：画图）*"
+    assert _marker_problems(english, [("markdown", good, []), code]) == []
+    old = "## 1. 计算图\n\n计算图（画图本课程包专有：`ag.viz` 是本课程的查看器）："
+    assert _marker_problems(english, [("markdown", old, []), code]) == [
+        "cell 0: not the marker: 计算图（画图本课程包专有：`ag.viz` 是本课程的查看器）：",
+        "cell 0: 1 English markers, 0 zh", "cell 1: package-only, and its section has no marker"]
+    assert _marker_problems(english, [("markdown", "## 1. 计算图\n\n计算图：", []), code]) == [
+        "cell 0: 1 English markers, 0 zh", "cell 1: package-only, and its section has no marker"]
+    assert _marker_problems(english, [("markdown", "## 1. 计算图\n\n计算图：", []), code],
+                            sections=False) == ["cell 0: 1 English markers, 0 zh"]
 
 
 # --- what the checkers print, quoted --------------------------------------------------------

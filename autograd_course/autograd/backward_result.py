@@ -115,3 +115,13 @@ def vjp_as_backward(cls):
     def both(ctx, *grads):
         raise RuntimeError(BOTH_BACKWARD_AND_VJP)
     return staticmethod(both)
+
+
+class VjpIsBackward:
+    """Mixed into ``Function``: a subclass may name its backward ``vjp``, PyTorch's other name
+    for it (``Function.apply``'s engine then calls it as ``backward``)."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "vjp" in cls.__dict__:
+            cls.backward = vjp_as_backward(cls)

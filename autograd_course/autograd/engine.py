@@ -31,7 +31,7 @@ class GraphRoot(Node):
     """Where a backward pass starts: it passes the starting gradients on to the outputs."""
 
     def __init__(self, outputs: tuple) -> None:
-        self.next_functions = tuple(gradient_edge(t) for t in outputs)
+        self.set_next_edges([gradient_edge(t) for t in outputs])
         self.output_info = (None,) * len(outputs)
 
     def apply(self, grads: list) -> list:
@@ -78,7 +78,7 @@ def _count_dependencies(root: Node) -> dict:
     dependencies = {}
     stack = [root]
     while stack:  # an explicit stack instead of recursion: 100,000-node chains are fine
-        for node, _ in stack.pop().next_functions:
+        for node in stack.pop()._next_nodes:
             if node in dependencies:
                 dependencies[node] += 1
             elif node is not None:  # (None: an input without gradient)
@@ -91,7 +91,7 @@ def _leading_to(targets: set, nodes) -> set:
     """The nodes with a path down to one of ``targets`` (they must run to reach them)."""
     parents = {}  # node -> the nodes whose next_functions point at it
     for node in nodes:
-        for child, _ in node.next_functions:
+        for child in node._next_nodes:
             if child is not None:
                 parents.setdefault(child, []).append(node)
     found, stack = set(), [t for t in targets if t in parents]
@@ -142,24 +142,30 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
                 if to_run is not None and node not in to_run:
                     continue
                 if grads is None:
-                    grad_inputs = [None] * len(node.next_functions)  # none flows on from it
+                    grad_inputs = [None] * len(node._next_nodes)  # none flows on from it
                 else:
                     if hooked:
                         grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
+                    # as PyTorch, keep the incoming gradients only for post-hooks registered
+                    # before the node runs (one registered while it runs gets none of them)
+                    kept = grads if node._post_hooks else []
+                    task.node = node
                     grad_inputs = node.apply(grads)
-                    if hooked and node is not root:  # (the root is no graph node)
-                        grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs)
+                    task.node = None
+                    if (hooked or node.hooked) and node is not root:  # (the root: no node)
+                        grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs, kept)
                     if anomaly.state.enabled and anomaly.state.check_nan:
                         anomaly.check_nan(node, grad_inputs)
                 if not retain_graph:
                     node.release_saved_tensors()
-                for i, g in enumerate(grad_inputs):  # down each edge of next_functions
-                    child, nr = node.next_functions[i]
+                children, nrs = node._next_nodes, node._next_nrs  # its next_functions
+                for i, g in enumerate(grad_inputs):  # down each edge
+                    child = children[i]
                     if child is None:
                         continue
                     dependencies[child] -= 1
                     if wanted is None or child in wanted:
-                        _add_to_buffer(buffers, child, nr, g)
+                        _add_to_buffer(buffers, child, nrs[i], g)
                         if dependencies[child] == 0:
                             ready.push(child)
             task.run_callbacks()  # what queue_callback asked for, now that every node ran

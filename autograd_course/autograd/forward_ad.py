@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from .. import _messages
 from ..tensor_base import TensorBase
+from . import grad_mode, views
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
            "make_dual", "unpack_dual"]
@@ -278,8 +279,8 @@ def propagate(ctx, args: tuple, outputs, record: bool):
         _attach(ctx, out, t)
     if record:
         outputs = ctx.record(args, outputs)
-    elif ctx.dirty or not ctx._builtin:
-        outputs = ctx.unrecorded(args, outputs)
+    elif ctx.dirty or not ctx._builtin:  # (as function.py's _finish)
+        outputs = views.as_outputs(ctx, args, outputs)
     for out, t in zip(outputs if isinstance(outputs, tuple) else (outputs,), tangents):
         _attach(ctx, out, t)
     return outputs
@@ -311,7 +312,24 @@ def _attach(ctx, out, tangent) -> None:
     set_tangent(out, tangent)
 
 
+def _forward_again(ctx, args: tuple, needs: tuple):
+    """A fresh ctx for the rule: the op's forward run again, told which inputs carry tangents,
+    so that it saves what the rule reads (an op saves only what its backward will need, and a
+    dual input that does not require grad needs none)."""
+    fresh = type(ctx)()
+    fresh.needs_input_grad = needs
+    enabled, grad_mode.state.enabled, state.busy = grad_mode.state.enabled, False, True
+    try:
+        ctx._forward_cls.forward(fresh, *args)
+    finally:
+        grad_mode.state.enabled, state.busy = enabled, False
+    return fresh
+
+
 def _output_tangents(ctx, args: tuple, outputs) -> tuple:
+    needs = needs_input_grad(ctx, args)
+    if ctx._builtin and needs != ctx.needs_input_grad and not ctx.dirty:
+        ctx = _forward_again(ctx, args, needs)
     cls = ctx._forward_cls
     rule = getattr(cls, "jvp", None)
     if rule is None:

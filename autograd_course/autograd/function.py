@@ -19,8 +19,8 @@ from .. import _messages
 from ..compat.legacy_ctx import LegacyCtx
 from ..tensor_base import TensorBase
 from . import anomaly, backward_result, forward_ad, grad_mode, saved_names, views
-from .node import Node, gradient_edge, next_sequence_nr
-from .saved_tensor import SavedTensor, unpack_all
+from .node import Node, link_inputs, next_sequence_nr
+from .saved_tensor import SavedTensor, raw_all, unpack_all
 
 
 class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
@@ -60,28 +60,18 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
         """``False``: ``backward`` receives ``None`` instead of zeros for unused outputs."""
         self.materialize_grads = value
 
-    @property
-    def saved_tensors(self) -> tuple:
-        """The tensors ``forward`` saved, as they were then (else PyTorch's error)."""
-        return unpack_all(self)
+    saved_tensors = property(unpack_all)  # the tensors forward saved, as they were then
+
+    _raw_saved_tensors = property(raw_all)  # the SavedTensor objects that hold them
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
         """Link a call into the graph: edges to the inputs, ``grad_fn`` on the outputs."""
-        next_functions, input_info = [], []  # input_info: (shape, dtype) per input, or None
         # a dirty call's saved inputs keep their versions from before the write (None: not a
         # tensor, or an inference tensor, which has none: saving it is refused below)
         versions = [None if getattr(t, "_inference", True) else t._version
                     for t in self.to_save] if self.dirty else None
-        for a in args:
-            if isinstance(a, TensorBase):
-                made_by, nr = edge = gradient_edge(a)  # the node that made it (a leaf's: its
-                next_functions.append(edge)  # AccumulateGrad) recorded its (shape, dtype): share it
-                input_info.append(made_by.output_info[nr] if made_by is not None
-                                  else (a._data.shape, a._data.dtype))
-            else:
-                input_info.append(None)  # a number or other argument gets no edge
-        self.next_functions, self.input_info = tuple(next_functions), tuple(input_info)
+        input_info = self.input_info = link_inputs(self, args)  # edges; (shape, dtype)s
         single = not isinstance(outputs, tuple)
         outputs, output_info = list((outputs,) if single else outputs), []
         for nr, out in enumerate(outputs):
@@ -105,21 +95,15 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
             self.saved, self.to_save = tuple(saved), ()
         return outputs[0] if single else tuple(outputs)
 
-    def unrecorded(self, args: tuple, outputs):
-        """The outputs of a call that is not recorded (see ``_as_output``)."""
-        if not isinstance(outputs, tuple):
-            return _as_output(self, args, outputs)
-        return tuple(_as_output(self, args, out) for out in outputs)
-
     def _link_output(self, args: tuple, out, output_nr: int, n_outputs: int):
         """Make one output of a recorded call point at this node (if it is differentiable)."""
         skip = self.non_differentiable
-        differentiable = out._data.dtype.kind in "fc" and not (skip and _is_in(out, skip))
+        differentiable = out._data.dtype.kind in "fc" and not (skip and views.is_in(out, skip))
         if self.dirty or not self._builtin:  # (a built-in op never returns an input as is)
-            out = _as_output(self, args, out)
+            out = views.as_output(self, args, out)
         if not differentiable:
             self.non_differentiable_outputs += (output_nr,)
-        elif self.dirty and _is_in(out, self.dirty):  # it, or its base, now stands for it
+        elif self.dirty and views.is_in(out, self.dirty):  # it, or its base, now stands for it
             views.rebase_dirty(self, args, out, output_nr, n_outputs)
         else:
             out._requires_grad, out.grad_fn, out._output_nr = True, self, output_nr
@@ -130,7 +114,7 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
         if (len(grads) > 1 or grads[0] is None) and any(g is None for g in grads):
             if self._builtin and all(g is None for g in grads):
-                return [None] * len(self.next_functions)  # no gradient at all: none flows on
+                return [None] * len(self._next_nodes)  # no gradient at all: none flows on
             if self.materialize_grads:  # an output without gradient: zeros
                 grads = backward_result.materialized(self, grads)
         result = self._forward_cls.backward(self, *grads)
@@ -146,21 +130,7 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
         return f"<{where}{self.name()} object at {hex(id(self))}>"
 
 
-def _as_output(ctx, args: tuple, out):
-    """An input that forward changed in place (``mark_dirty``) is returned as itself, its
-    version bumped; any other input returned becomes a new tensor on the same memory (the
-    details, and how a learner's views are marked: ``views.function_output``)."""
-    if isinstance(out, TensorBase) and (ctx.dirty or not ctx._builtin or _is_in(out, args)):
-        out = views.function_output(ctx, args, out)
-    return out
-
-
-def _is_in(tensor, tensors) -> bool:
-    """``tensor in tensors`` by identity (for tensors, ``==`` compares values)."""
-    return any(t is tensor for t in tensors)
-
-
-class Function:
+class Function(backward_result.VjpIsBackward):
     """Base class for differentiable operations. Subclass it; call ``YourFunction.apply``.
 
     Example (the note's ``MulConstant``, with a correct backward)::
@@ -178,6 +148,7 @@ class Function:
 
     node_name: str | None = None  # built-ins set PyTorch's node name, e.g. "AddBackward0"
     clear_saved_tensors_on_access = False  # True: ctx.saved_tensors can be read only once
+    generate_vmap_rule = False  # (no vmap here: PyTorch's default vmap rule refuses too)
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -189,10 +160,8 @@ class Function:
                      **saved_names.node_properties(cls)}
         if builtin:  # PyTorch's C++ nodes can be called: y.grad_fn(grad)
             namespace["__call__"] = backward_result.call_node
-        if "vjp" in cls.__dict__:  # PyTorch's other name for backward
-            cls.backward = backward_result.vjp_as_backward(cls)
         cls._backward_cls = type(name, (BackwardNode,), namespace)
-        cls._setup_apart = cls.setup_context is not Function.setup_context
+        cls._builtin, cls._setup_apart = builtin, cls.setup_context is not Function.setup_context
 
     def __init__(self, *args, **kwargs) -> None:
         warnings.warn(_messages.INSTANTIATED.format(cls=type(self)), DeprecationWarning,
@@ -210,6 +179,10 @@ class Function:
         raise NotImplementedError(_messages.NO_BACKWARD)
 
     @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError(_messages.NO_VMAP)
+
+    @staticmethod
     def setup_context(ctx, inputs: tuple, output):
         """Optional: fill ``ctx`` here, with a ``forward(*inputs)`` that takes no ctx."""
         raise NotImplementedError("setup_context is not implemented.")
@@ -218,22 +191,18 @@ class Function:
     def apply(cls, *args, **kwargs):
         """Run ``forward`` with grad mode off; record the call when an input requires grad.
         Keywords are bound to ``forward``'s parameters: ``F.apply(x, k=2)`` is ``F.apply(x, 2)``.
+        This is the path of a learner's ``Function`` (PyTorch's ``THPFunction_apply``); a
+        built-in op takes the lean one, ``_apply_builtin``, as PyTorch's generated code does.
         """
         if kwargs or cls._setup_apart:
             args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
+        if cls._builtin:
+            return _apply_builtin(cls, args)
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad
-                                      for a in args])
+        ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad for a in args])
         enabled = grad_mode.state.enabled  # (off under no_grad, and in backward formulas)
-        # a built-in op only where PyTorch's autograd layer sees it (not in inference_mode)
-        record = enabled and True in ctx.needs_input_grad and (
-            not ctx._builtin or grad_mode.autograd_sees(args))
-        if forward_ad.state.active:  # forward-mode AD: forward also saves what rules need
-            ctx.needs_input_grad = forward_ad.needs_input_grad(ctx, args)
-        if record:
-            ctx.sequence_nr = next_sequence_nr()  # numbered before forward, as in PyTorch
-            if anomaly.state.enabled:
-                anomaly.store_traceback(ctx)  # where in the forward pass it was made
+        record = enabled and True in ctx.needs_input_grad
+        _number(ctx, record)
         grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
         try:
             if cls._setup_apart:  # forward(*inputs), then setup_context fills the ctx
@@ -243,15 +212,46 @@ class Function:
                 outputs = cls.forward(ctx, *args)
         finally:
             grad_mode.state.enabled = enabled
-        if ctx.dirty:  # they must be returned, and should be inputs
-            backward_result.check_dirty(ctx.dirty, args, outputs)
-        if forward_ad.state.active and forward_ad.has_tangent(args):  # forward-mode AD
-            return forward_ad.propagate(ctx, args, outputs, record)
-        if record:
-            return ctx.record(args, outputs)
-        if ctx.dirty or not ctx._builtin:  # (a built-in op never returns an input as is)
-            outputs = ctx.unrecorded(args, outputs)
+        return _finish(ctx, args, outputs, record)
+
+
+def _apply_builtin(cls, args: tuple):
+    """``apply`` for a built-in op: no ``setup_context``, and an output is never an input
+    returned as is; recorded only where PyTorch's autograd layer sees it (not in inference
+    mode). Grad mode is already off in every op of a backward formula: left as it is."""
+    ctx = cls._backward_cls()
+    ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad for a in args])
+    if not grad_mode.state.enabled:
+        return _finish(ctx, args, cls.forward(ctx, *args), False)
+    record = True in ctx.needs_input_grad and grad_mode.autograd_sees(args)
+    _number(ctx, record)
+    grad_mode.state.enabled = False
+    try:
+        outputs = cls.forward(ctx, *args)
+    finally:
+        grad_mode.state.enabled = True
+    return _finish(ctx, args, outputs, record)
+
+
+def _number(ctx, record: bool) -> None:
+    """A node that will be recorded is numbered before forward runs, as in PyTorch."""
+    if record:
+        ctx.sequence_nr = next_sequence_nr()
+        if anomaly.state.enabled:
+            anomaly.store_traceback(ctx)  # where in the forward pass it was made
+
+
+def _finish(ctx, args: tuple, outputs, record: bool):
+    """After ``forward``: check what it marked dirty, then record the call, or not."""
+    if ctx.dirty:  # they must be returned, and should be inputs
+        backward_result.check_dirty(ctx.dirty, args, outputs)
+    if forward_ad.state.active and forward_ad.has_tangent(args):  # forward-mode AD
+        return forward_ad.propagate(ctx, args, outputs, record)
+    if record:
+        return ctx.record(args, outputs)
+    if ctx._builtin and not ctx.dirty:  # (a built-in op never returns an input as is)
         return outputs
+    return views.as_outputs(ctx, args, outputs)
 
 
 class DelayedError(Function):

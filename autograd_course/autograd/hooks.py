@@ -43,11 +43,12 @@ def call_pre_hooks(node, grad_outputs: list) -> list:
     return grad_outputs
 
 
-def call_post_hooks(node, grad_outputs: list, grad_inputs: list) -> list:
-    """``node``'s post-hooks, then the tracers; a hook may return new ``grad_inputs``."""
+def call_post_hooks(node, grad_outputs: list, grad_inputs: list, kept=None) -> list:
+    """``node``'s post-hooks, then the tracers; a hook may return new ``grad_inputs``.
+    ``kept``: the incoming gradients the post-hooks see (the engine's choice, as PyTorch's)."""
     if node._post_hooks:
         for (hook,) in list(node._post_hooks):
-            result = hook(tuple(grad_inputs), tuple(grad_outputs))
+            result = hook(tuple(grad_inputs), tuple(grad_outputs if kept is None else kept))
             if result is not None:
                 grad_inputs = _checked(hook, grad_inputs, result)
     for tracer in tracers:
@@ -74,6 +75,8 @@ def checked_tensor_hook_result(hook, grad, result):
     """What a tensor hook returned, checked as PyTorch checks it: ``None`` keeps ``grad``."""
     if result is None:
         return grad
+    if grad is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
     if not hasattr(result, "_data"):
         raise TypeError(_messages.hook_returned(result))
     if result._data.shape != grad._data.shape:
@@ -103,6 +106,7 @@ class GraphTask:
         self.id, self.nodes, self.wanted = next(_task_ids), nodes, wanted
         self.is_grad = is_grad  # autograd.grad(): nothing is accumulated into .grad
         self.callbacks = []  # queue_callback's functions, run when the pass has run every node
+        self.node = None  # the node whose backward is running now (_current_autograd_node)
 
     def run_callbacks(self) -> None:
         """The queued callbacks in order; one may queue more, which run after it."""

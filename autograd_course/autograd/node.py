@@ -2,8 +2,11 @@
 
 Every node has ``next_functions``: one ``(node, input_nr)`` pair per tensor input, naming the
 node that made that input and which of its outputs it was. Following these pairs from the
-loss reaches every leaf. A node's ``apply(grads)`` takes the gradients of its outputs and
-returns the gradients of its inputs, in the order of ``next_functions``.
+loss reaches every leaf. The node keeps them as two plain fields, ``_next_nodes`` and
+``_next_nrs``, and builds the pairs when ``next_functions`` is read (as PyTorch's Python
+binding builds that tuple from the C++ ``next_edges_`` on every read). A node's
+``apply(grads)`` takes the gradients of its outputs and returns the gradients of its inputs,
+in the order of ``next_functions``.
 
 A leaf has no node that made it; what the graph links to instead is its ``AccumulateGrad``,
 whose ``apply`` adds the gradient into ``leaf.grad``. So the engine runs leaves like any node.
@@ -19,7 +22,7 @@ import itertools
 import weakref
 
 from .. import _messages
-from ..tensor_base import RemovableHandle
+from ..tensor_base import RemovableHandle, TensorBase
 from . import grad_mode, hooks
 
 _sequence_nrs = itertools.count()
@@ -33,7 +36,8 @@ def next_sequence_nr() -> int:
 class Node:
     """A step of the recorded computation, run backwards by the engine."""
 
-    next_functions: tuple = ()  # ((node, input_nr), ...): one pair per tensor input
+    _next_nodes: tuple = ()  # per tensor input: the node that made it (None: no gradient)
+    _next_nrs: tuple = ()  # per tensor input: which output of that node it was
     output_info: tuple = (None,)  # one entry per output: its (shape, dtype)
     sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)
     _builtin = True  # a library node (the node of a learner's Function is not)
@@ -47,6 +51,16 @@ class Node:
 
     def name(self) -> str:
         return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        """``((node, input_nr), ...)``: one edge per tensor input, built when read."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
+
+    def set_next_edges(self, edges) -> None:
+        """Keep ``edges``, ``(node, input_nr)`` pairs, as the two fields above."""
+        self._next_nodes = tuple([node for node, _ in edges])
+        self._next_nrs = tuple([nr for _, nr in edges])
 
     @property
     def metadata(self) -> dict:
@@ -103,14 +117,14 @@ class Node:
 
         Hooks run in the order they were registered; each may return a replacement. As in
         PyTorch, ``retain_grad`` sees the gradient after every hook has run. (The node's own
-        pre-hooks run after these: ``hooks.call_pre_hooks``.)
+        pre-hooks run after these: ``hooks.call_pre_hooks``.) A hook on an output that got no
+        gradient is called with ``None``, and may not replace it.
         """
         tensor_hooks = self.tensor_hooks()
         if tensor_hooks:
             for output_nr, hook in list(tensor_hooks):  # those registered when the node runs
-                grad = grads[output_nr]
-                if grad is not None:
-                    grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
+                grad = grads[output_nr]  # None for an output no gradient reached
+                grads[output_nr] = hooks.checked_tensor_hook_result(hook, grad, hook(grad))
         if self.retained:
             for output_nr, ref in self.retained.items():
                 tensor, grad = ref(), grads[output_nr]
@@ -143,7 +157,8 @@ class AccumulateGrad(Node):
 
     def tensor_hooks(self) -> list:
         """A leaf's hooks are kept on the tensor (its AccumulateGrad is made when needed)."""
-        registered = self.variable._hooks
+        registered = list(self.variable._hooks or ())
+        registered += (self.variable._backward_hooks or {}).values()  # an old code's dict
         return [(0, hook) for hook in registered] if registered else None
 
     def apply(self, grads: list) -> tuple:
@@ -152,7 +167,8 @@ class AccumulateGrad(Node):
         The first gradient is copied, because the backward that produced it may hand the
         same tensor to other inputs too. Under ``create_graph`` (grad mode is on during the
         backward) the copy and the sum are recorded, so ``.grad`` can itself be differentiated;
-        otherwise the sum is made in place and ``.grad`` stays the same tensor.
+        otherwise the sum is written into ``.grad``'s memory (the engine has checked its shape
+        and dtype) and ``.grad`` stays the same tensor, its version bumped as by ``add_``.
         """
         leaf, grad = self.variable, grads[0]
         if not leaf._requires_grad:  # detached in place since: nothing to store (as PyTorch)
@@ -165,7 +181,8 @@ class AccumulateGrad(Node):
         elif grad_mode.is_grad_enabled():
             leaf._grad = leaf._grad + grad
         else:
-            leaf._grad.add_(grad)
+            leaf._grad._data += grad._data
+            leaf._grad._bump_version()
         for hook in list(leaf._post_accumulate_grad_hooks or ()):  # they see the new .grad
             result = hook(leaf)
             if result is not None and not hasattr(result, "_data"):  # not even a tensor
@@ -200,3 +217,20 @@ def gradient_edge(tensor) -> tuple:
         node = AccumulateGrad(tensor)
         tensor._accumulate_grad = weakref.ref(node)
     return (node, 0)
+
+
+def link_inputs(node: Node, args: tuple) -> tuple:
+    """Give ``node`` its edges, one per tensor among ``args``; return each argument's
+    ``(shape, dtype)`` (``None`` for a number or other argument, which gets no edge)."""
+    nodes, nrs, input_info = [], [], []
+    for a in args:
+        if isinstance(a, TensorBase):
+            made_by, nr = gradient_edge(a)  # the node that made it (a leaf's: its
+            nodes.append(made_by)  # AccumulateGrad) recorded its (shape, dtype): share it
+            nrs.append(nr)
+            input_info.append(made_by.output_info[nr] if made_by is not None
+                              else (a._data.shape, a._data.dtype))
+        else:
+            input_info.append(None)
+    node._next_nodes, node._next_nrs = tuple(nodes), tuple(nrs)  # its next_functions
+    return tuple(input_info)

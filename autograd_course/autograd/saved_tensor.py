@@ -54,8 +54,16 @@ def unpack_all(node) -> tuple:
     return tensors
 
 
+def raw_all(node) -> tuple:
+    """``ctx._raw_saved_tensors``: the ``SavedTensor`` objects themselves, one per saved
+    tensor (a saved ``None`` too, whose ``register_hooks`` PyTorch refuses)."""
+    if node.released:
+        raise RuntimeError(_messages.FREED)
+    return tuple([SavedTensor.of_none() if s is None else s for s in node.saved or ()])
+
+
 class SavedTensor:
-    __slots__ = ("version", "is_output", "tensor", "data", "device", "version_counter",
+    __slots__ = ("version", "is_output", "tensor", "array", "device", "version_counter",
                  "requires_grad", "output_nr", "tensor_type", "was_leaf", "grad_fn",
                  "accumulate_grad", "packed", "unpack_hook", "fw_grad")
 
@@ -71,11 +79,13 @@ class SavedTensor:
         self.was_leaf = tensor.grad_fn is None
         self.unpack_hook = None
         self.fw_grad = tensor.__dict__.get("_fw_grad")  # an output's tangent (forward_ad.py)
-        if active_pairs:  # under saved_tensors_hooks: the innermost pair packs it
+        # under saved_tensors_hooks the innermost pair packs it (not a Python number an op
+        # turned into a tensor: ops/operands.py marks those, as PyTorch does)
+        if active_pairs and not getattr(tensor, "_wrapped_number", False):
             self._pack(tensor, *active_pairs[-1])
         elif is_output:
             self.tensor = None
-            self.data, self.device = tensor._data, tensor._device
+            self.array, self.device = tensor._data, tensor._device
             self.version_counter = tensor._shared_version_counter()
             self.requires_grad, self.output_nr = tensor._requires_grad, tensor._output_nr
             self.tensor_type = type(tensor)
@@ -95,17 +105,38 @@ class SavedTensor:
         if self.was_leaf and tensor._requires_grad:
             self.accumulate_grad = weakref.ref(gradient_edge(tensor)[0])
 
-    def register_hooks(self, pack_hook, unpack_hook) -> None:
+    @classmethod
+    def of_none(cls) -> SavedTensor:
+        """The one PyTorch shows for a ``None`` given to ``save_for_backward`` (no version)."""
+        saved = object.__new__(cls)
+        saved.tensor, saved.is_output, saved.unpack_hook, saved.version = None, False, None, None
+        return saved
+
+    @property
+    def data(self):
+        """What is kept, unchecked: the pack hook's result as it returned it; else the saved
+        input itself, or a saved output as a new tensor outside the graph."""
+        if self.unpack_hook is not None:
+            return self.packed
+        if self.is_output:
+            return self.tensor_type._wrap(self.array, self.device)
+        return self.tensor
+
+    def register_hooks(self, *hooks) -> None:
         """Give this one saved tensor its own pair of hooks (PyTorch's ``_raw_saved_*``
         objects): ``pack_hook`` runs now, ``unpack_hook`` when backward needs the tensor."""
+        if len(hooks) != 2 or not all(callable(hook) for hook in hooks):
+            raise TypeError("register_hooks(): incompatible function arguments.")
+        if self.version is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
         if self.unpack_hook is not None:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already "
                                "been set. Hint: only one pair of hooks is allowed at a time.")
-        if not (callable(pack_hook) and callable(unpack_hook)):
-            raise TypeError("register_hooks(): incompatible function arguments.")
+        pack_hook, unpack_hook = hooks
         tensor = self.tensor
         if self.is_output:  # rebuilt as unpack rebuilds it (its node is not needed to pack it)
-            tensor = self.tensor_type._wrap(self.data, self.device)
+            tensor = self.tensor_type._wrap(self.array, self.device)
             tensor._version_counter = self.version_counter
             tensor._requires_grad, tensor._output_nr = self.requires_grad, self.output_nr
         self.version = tensor._version
@@ -126,7 +157,7 @@ class SavedTensor:
             raise RuntimeError(self._modified_message(node, current))
         if not self.is_output:
             return self.tensor
-        out = self.tensor_type._wrap(self.data, self.device)
+        out = self.tensor_type._wrap(self.array, self.device)
         out._version_counter = self.version_counter  # same memory, same counter
         if self.fw_grad is not None:
             out._fw_grad = self.fw_grad
@@ -151,7 +182,7 @@ class SavedTensor:
 
     def _modified_message(self, node, current: int) -> str:
         if self.is_output:
-            data, maker, output_nr = self.data, node, self.output_nr
+            data, maker, output_nr = self.array, node, self.output_nr
         else:
             data, maker, output_nr = self.tensor._data, self.tensor.grad_fn, self.tensor._output_nr
         name = None
@@ -160,3 +191,4 @@ class SavedTensor:
             name = name[: name.rindex("Backward")] if "Backward" in name else name
         return _messages.modified_by_inplace(data.dtype, data.shape, name, output_nr, current,
                                              self.version)
+

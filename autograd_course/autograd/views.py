@@ -24,6 +24,7 @@ import warnings
 import weakref
 
 from .. import _backend, _messages
+from ..tensor_base import TensorBase
 from . import grad_mode
 from .node import Node, gradient_edge, next_sequence_nr
 
@@ -59,6 +60,27 @@ def register_view(view, x, multiple_outputs: bool = False) -> None:
         MULTIPLE_OUTPUTS if multiple_outputs else None)
     old = x._creation_meta  # a view of a view: the first view's reason stays, as in PyTorch
     view._creation_meta = old if new is None or old == INFERENCE else new
+
+
+def as_output(ctx, args: tuple, out):
+    """An input that forward changed in place (``mark_dirty``) is returned as itself, its
+    version bumped; any other input returned becomes a new tensor on the same memory (the
+    details, and how a learner's views are marked: ``function_output``)."""
+    if isinstance(out, TensorBase) and (ctx.dirty or not ctx._builtin or is_in(out, args)):
+        out = function_output(ctx, args, out)
+    return out
+
+
+def as_outputs(ctx, args: tuple, outputs):
+    """``as_output`` for each output of an unrecorded call (one, or a tuple)."""
+    if not isinstance(outputs, tuple):
+        return as_output(ctx, args, outputs)
+    return tuple(as_output(ctx, args, out) for out in outputs)
+
+
+def is_in(tensor, tensors) -> bool:
+    """``tensor in tensors`` by identity (for tensors, ``==`` compares values)."""
+    return any(t is tensor for t in tensors)
 
 
 def function_output(ctx, args: tuple, out):
@@ -140,7 +162,7 @@ class AsStridedBackward0(Node):
     window of a zero gradient for the whole base."""
 
     def __init__(self, base, view) -> None:
-        self.next_functions = (gradient_edge(base),)
+        self.set_next_edges([gradient_edge(base)])
         self.output_info = ((view._data.shape, view._data.dtype),)
         self.base_geometry, self.view_geometry = geometry(base, base), geometry(view, base)
         self.sequence_nr = next_sequence_nr()
@@ -161,7 +183,7 @@ class CopySlices(Node):
 
     def __init__(self, base, view, fn: Node, output_nr: int = 0) -> None:
         self.fn, self.output_nr = fn, output_nr
-        self.next_functions = (gradient_edge(base),) + fn.next_functions[1:]
+        self.set_next_edges((gradient_edge(base),) + fn.next_functions[1:])
         self.output_info = ((base._data.shape, base._data.dtype),)
         self.base_geometry, self.view_geometry = geometry(base, base), geometry(view, base)
         self.sequence_nr = next_sequence_nr()

@@ -1,6 +1,7 @@
 """What old PyTorch code still touches on a tensor, answered as PyTorch answers it today:
 ``x.volatile`` (always False, with a warning), ``x._grad_fn`` (``grad_fn``; cannot be
-deleted), and ``del x._backward_hooks`` (refused).
+deleted), and ``x._backward_hooks``: a dict of gradient hooks that old code assigns (a leaf runs
+them after those of ``register_hook``); deleting it is refused.
 """
 
 from __future__ import annotations
@@ -35,9 +36,15 @@ class TensorOldAPI:
     def _grad_fn(self) -> None:
         raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
 
-    def _refuse_backward_hooks_deletion(self) -> None:
-        raise RuntimeError("Deletion of _backwards_hooks not allowed!")
+    @property
+    def _backward_hooks(self):
+        """The dict of gradient hooks assigned to this tensor (``None`` until one is)."""
+        return self.__dict__.get("_assigned_hooks")
 
-    # PyTorch's dict of tensor hooks is not kept here (register_hook is); only deleting it
-    # is answered, as PyTorch answers it
-    _backward_hooks = property(None, None, _refuse_backward_hooks_deletion)
+    @_backward_hooks.setter
+    def _backward_hooks(self, hooks) -> None:
+        self.__dict__["_assigned_hooks"] = hooks
+
+    @_backward_hooks.deleter
+    def _backward_hooks(self) -> None:
+        raise RuntimeError("Deletion of _backwards_hooks not allowed!")

@@ -2,8 +2,8 @@
 
 The chapters and solutions in ``notebooks/zh/``, the checkers' Chinese messages
 (``exercises/messages_zh.py``) and the drawings' Chinese words (``viz/words.py``) all follow it;
-``tests/test_zh_terms.py`` fails on any variant the table rules out. The glossary of chapter 0
-(``notebooks/zh/00_welcome.ipynb``, 术语表) shows the same table to the reader.
+``tests/test_zh_terms.py`` fails on any variant the table rules out. The appendix's glossary
+(``notebooks/zh/appendix_map.ipynb``, 术语表) shows the same table to the reader.
 
 Each :class:`Term` names the English concept, the one Chinese word the course writes for it, the
 variants the course does not write (regular expressions) and, where a study note uses one of
@@ -46,7 +46,7 @@ class Term:
     in_notes: str = ""
     """The notes that use ``note_word`` ("001, 002"), as the glossary's row must list them."""
     glossary: bool = True
-    """Whether chapter 0's glossary lists the term (a test checks it does)."""
+    """Whether the appendix's glossary lists the term (a test checks it does)."""
     alias: str | None = None
     """The community's other name, given once next to the term: 黑塞矩阵（也译海森矩阵）."""
 
@@ -75,8 +75,8 @@ TERMS: tuple[Term, ...] = (
     Term("note 000 (001, 002)", "笔记 000", variants=(r"\b[Nn]otes? \d{3}\b",), glossary=False),
     Term("cell", "单元格", variants=(r"(?<!运算)单元(?!格)",)),
     Term("checker", "检查器", variants=("检查函数",)),
-    Term("package-only (a cell the twin test does not run on torch)", "仅限本课程包",
-         variants=(r"package-only",), glossary=False),
+    Term("package-only (a cell the twin test does not run on torch)", "本课程包专有",
+         variants=(r"package-only", "仅限本?课程包"), glossary=False),
     Term("post-accumulate-grad hook", "累加梯度之后的钩子", variants=("累积梯度之后的钩子",)),
     Term("activation checkpointing", "激活检查点", variants=("梯度检查点",), alias="梯度检查点"),
     Term("Hessian", "黑塞矩阵", variants=("海森",), alias="海森矩阵"),
@@ -126,6 +126,12 @@ EXERCISE_LABEL = re.compile(r"\*\*练习 (\d+)\.(\d+[a-z]?)"
 (solutions); a letter may follow the number of an exercise added between two others
 (**练习 1.4b — ……。**)."""
 EXERCISE_START = re.compile(r"\*\*练习 \d+\.\d+")
+
+PACKAGE_ONLY = next(t.zh for t in TERMS if t.en.startswith("package-only"))
+PACKAGE_ONLY_MARKER = re.compile(rf"\*（{PACKAGE_ONLY}(?:：[^（）\n]+)?）\*")
+"""The one line that marks a package-only cell (in the markdown cell above it, once per section):
+*（本课程包专有）* or, with one short clause saying what is package-only, *（本课程包专有：画图）*;
+the English edition writes *(package-only)* / *(package-only: the drawing)* in the same cell."""
 
 
 def variants_in(text: str, terms: tuple[Term, ...] = TERMS) -> list[str]:

@@ -96,10 +96,18 @@ def check_fits(value: float, dtype: np.dtype, floats: bool = True) -> None:
                            "without overflow")
 
 
+def wrapped_number(like: Tensor, array) -> Tensor:
+    """A Python number operand as a tensor, marked as PyTorch marks its "wrapped numbers":
+    saved for backward, it is not handed to saved-tensor hooks (saved_tensor.py)."""
+    number = like._new(array)
+    number._wrapped_number = True
+    return number
+
+
 def _as_operand(value, dtype: np.dtype, like: Tensor) -> Tensor:
     """An operand (a tensor or a Python number) converted *from its own type* to ``dtype``."""
     if not isinstance(value, TensorBase):
-        return like._new(number_array(like._xp, value, dtype))
+        return wrapped_number(like, number_array(like._xp, value, dtype))
     if value._data.dtype == dtype:
         return value
     if dtype == np.float16 and value._data.dtype == np.float64:  # rounded twice, as above
@@ -128,7 +136,7 @@ def binary_operands(a: Tensor | float, b: Tensor | float, *, floats: bool = Fals
         if dtype.kind == "f" and dtype.itemsize > 2:  # b rounded to a's dtype once
             number = a._xp.asarray(b, dtype=dtype) if type(b) is float else \
                 number_array(a._xp, b, dtype)  # (an int is checked to fit 64 bits first)
-            return a, a._new(number)
+            return a, wrapped_number(a, number)
     if a_tensor and b_tensor:
         if a._device is not b._device and a._device != b._device:
             a, b = same_device_pair(a, b)

@@ -29,7 +29,7 @@ def saved_entries(fn) -> list:
             t = s.tensor
             entries.append((key_of(t), t, t._data))
         else:
-            entries.append(((fn, s.output_nr), None, s.data))
+            entries.append(((fn, s.output_nr), None, s.array))
     return entries
 
 

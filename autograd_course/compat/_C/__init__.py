@@ -2,8 +2,9 @@
 it) reaches for, each over the package's own pieces. Not part of the course's surface; the
 chapters use the public names (``torch.is_grad_enabled``, ``Node``, ...).
 
-``_will_engine_execute_node(node)`` and ``_current_graph_task_id()`` ask the backward pass
-running now (``autograd/hooks.py``'s ``GraphTask``) whether it will run a node, and its id.
+``_will_engine_execute_node(node)``, ``_current_graph_task_id()`` and
+``_current_autograd_node()`` ask the backward pass running now (``autograd/hooks.py``'s
+``GraphTask``) whether it will run a node, its id, and the node whose backward is running.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.node import AccumulateGrad, Node
 from . import _autograd, _functions
 
-__all__ = ["_WeakTensorRef", "_autograd", "_current_graph_task_id", "_functions",
-           "_will_engine_execute_node", "is_grad_enabled"]
+__all__ = ["_WeakTensorRef", "_autograd", "_current_autograd_node", "_current_graph_task_id",
+           "_functions", "_will_engine_execute_node", "is_grad_enabled"]
 
 
 class _WeakTensorRef:
@@ -33,6 +34,12 @@ def _current_graph_task_id() -> int:
     """The id of the backward pass running now; -1 outside backward."""
     task = hooks.current_graph_task()
     return -1 if task is None else task.id
+
+
+def _current_autograd_node():
+    """The node whose backward is running now (e.g. asked from an unpack hook); else None."""
+    task = hooks.current_graph_task()
+    return None if task is None else task.node
 
 
 def _will_engine_execute_node(node) -> bool:

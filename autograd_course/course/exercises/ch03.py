@@ -27,6 +27,7 @@ from ._common import (
     returned_none,
     to_numpy,
 )
+from ._visit_counter import VISITS_PER_NODE, TooManyVisits, count_visits
 from .messages import msg
 from .value_checks import payoff_ready  # noqa: F401 (the payoff's cells call ch03.payoff_ready)
 
@@ -70,50 +71,6 @@ def _graphs() -> list[tuple[str, Callable[[], tuple[Any, list]]]]:
 
 
 DOUBLINGS = 20
-VISITS_PER_NODE = 20  # reads of next_functions a walk may make per node before it is stopped
-
-
-class _TooManyVisits(BaseException):
-    """Stops a walk that reads ``next_functions`` far more often than the graph has nodes (a
-    BaseException, so that the learner's ``except Exception`` does not swallow it)."""
-
-
-class _CountedEdges(tuple):
-    """A node's ``next_functions`` that counts how often a walk reads it, in ``visits`` (a list
-    shared by all the nodes of a graph: [reads so far, limit])."""
-
-    visits: list
-
-    def __iter__(self) -> Any:
-        self._read()
-        return super().__iter__()
-
-    def __getitem__(self, index: Any) -> Any:
-        self._read()
-        return super().__getitem__(index)
-
-    def _read(self) -> None:
-        self.visits[0] += 1
-        if self.visits[0] > self.visits[1]:
-            raise _TooManyVisits
-
-
-def _count_visits(root: Any) -> int:
-    """Make every node below ``root`` count the reads of its ``next_functions``; the number
-    of nodes."""
-    nodes, stack = {root.grad_fn}, [root.grad_fn]
-    while stack:
-        for node, _ in stack.pop().next_functions:
-            if node is not None and node not in nodes:
-                nodes.add(node)
-                stack.append(node)
-    visits = [0, VISITS_PER_NODE * len(nodes)]
-    for node in nodes:
-        node.next_functions = _CountedEdges(node.next_functions)
-        node.next_functions.visits = visits
-    return len(nodes)
-
-
 def _same_set(found: list, expected: list) -> str | None:
     ids = [id(t) for t in found]
     if len(ids) != len(set(ids)):
@@ -133,12 +90,12 @@ def check_find_leaves(find_leaves: Any) -> None:
     for key, build in _graphs():
         description = msg(key)
         root, leaves = build()
-        n_nodes = _count_visits(root) if key == "ch03.graph.doubling" else 0
+        n_nodes = count_visits(root) if key == "ch03.graph.doubling" else 0
         try:
             found = call_learner(find_leaves, root)
         except RecursionError as e:
             raise Mismatch(msg("ch03.leaves.recursion", graph=description)) from e
-        except _TooManyVisits as e:
+        except TooManyVisits as e:
             raise Mismatch(msg("ch03.leaves.revisits", graph=description, nodes=n_nodes,
                                limit=VISITS_PER_NODE * n_nodes)) from e
         found = list(found)
