@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..tensor_base import TensorBase
 from .broadcasting import broadcast_shape, sum_to
@@ -31,6 +32,7 @@ class Clamp(Function):
     clamped."""
 
     node_name = "ClampBackward1"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -61,6 +63,7 @@ class ClampTensors(Function):
     the bounds cross, every element is hi)."""
 
     node_name = "ClampBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self", "min", "max")
 
     @staticmethod
@@ -86,6 +89,7 @@ class ClampTensors(Function):
 
 class ClampMin(Function):
     node_name = "ClampMinBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, low):
@@ -104,6 +108,7 @@ class ClampMinTensor(Function):
     dy/dlo = 1 where x < lo (a tie goes to x)."""
 
     node_name = "ClampMinBackward1"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, low):
@@ -123,6 +128,7 @@ class NanToNum(Function):
     """NaN, +inf and -inf replaced by numbers;  the gradient is 0 at those places."""
 
     node_name = "NanToNumBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, nan, posinf, neginf):

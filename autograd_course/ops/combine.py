@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _messages
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
 from .dims import normalize_dim
@@ -30,6 +31,7 @@ class Cat(Function):
     """Join tensors along a dim;  the gradient is cut into the same pieces."""
 
     node_name = "CatBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -50,6 +52,7 @@ class Stack(Function):
     """Stack tensors along a new dim;  the gradient is unstacked."""
 
     node_name = "StackBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -156,6 +159,7 @@ class Where(Function):
     """
 
     node_name = "WhereBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("condition",)
 
     @staticmethod

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
 from .operands import binary_operands, is_tensor, not_two_numbers, tensor_first, tensors_only
@@ -144,6 +145,7 @@ class Maximum(Function):
     """out = max(a, b) element-wise;  the gradient goes to the larger input (split on ties)."""
 
     node_name = "MaximumBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self", "other")
     _pick = staticmethod(np.maximum)
 

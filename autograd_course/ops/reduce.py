@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .. import _messages, dtypes
 from .._shapes import broadcasts_to
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .compare import maximum, minimum
 from .dims import normalize_dim
@@ -55,6 +56,7 @@ class Sum(Function):
     """y = Σ x over ``dim``;  dy/dx = 1 for every element that was summed."""
 
     node_name = "SumBackward1"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dims, keepdim):
@@ -76,6 +78,7 @@ class Mean(Function):
     """y = (1/n) Σ x;  dy/dx = 1/n."""
 
     node_name = "MeanBackward1"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dims, keepdim):
@@ -104,6 +107,7 @@ class SumToSize(Function):
     """Sum a broadcast tensor back down to ``shape``; backward broadcasts again."""
 
     node_name = "SumBackward1"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, shape):
@@ -126,6 +130,7 @@ class Amax(Function):
     the maximum (one winner gets all of it, two tied winners get half each)."""
 
     node_name = "AmaxBackward0"
+    jvp = forward_ad.reduction
     saved_names = ("self", "result")
     _pick = "max"
 
@@ -164,6 +169,7 @@ class MaxDim(Function):
     """(values, indices) = max(x, dim);  the gradient goes to the position of each maximum."""
 
     node_name = "MaxBackward0"
+    jvp = forward_ad.reduction
     _pick = "argmax"
 
     @classmethod

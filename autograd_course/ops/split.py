@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..tensor_base import TensorBase
 from .combine import cat, stack
@@ -28,6 +29,7 @@ class Split(Function):
     pieces' gradients."""
 
     node_name = "SplitBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
@@ -51,6 +53,7 @@ class Unbind(Function):
     """The slices ``x.select(dim, i)`` for every i;  the gradient is their ``stack``."""
 
     node_name = "UnbindBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim):

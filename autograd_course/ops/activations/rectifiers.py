@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...autograd import forward_ad
 from ...autograd.function import Function
 from ..combine import where
 from ..in_place_form import check_inplace, written_in_place
@@ -25,6 +26,7 @@ class Relu(Function):
     """y = max(x, 0);  dy/dx = 1 where x > 0, else 0."""
 
     node_name = "ReluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("result",)
 
     @staticmethod
@@ -45,6 +47,7 @@ class ThresholdBackward(Function):
     PyTorch). Its own derivative: the same choice on the incoming gradient, zeros for y."""
 
     node_name = "ThresholdBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -66,6 +69,7 @@ class LeakyRelu(Function):
     """y = x for x > 0, slope·x otherwise;  dx = dy · (1 or slope)."""
 
     node_name = "LeakyReluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -86,6 +90,7 @@ class LeakyReluBackward(Function):
     d/d(dy) = gg · (1 or slope) (this same op) and d/dx = 0."""
 
     node_name = "LeakyReluBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -135,6 +140,7 @@ class Elu(Function):
     """y = x for x > 0, α(eˣ - 1) otherwise;  dx = dy · (1 or αeˣ)."""
 
     node_name = "EluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -156,6 +162,7 @@ class EluBackward(Function):
     d/dx = gg · dy · (0 or αeˣ)."""
 
     node_name = "EluBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("grad_output", "self_or_result")
 
     @staticmethod
