@@ -38,6 +38,7 @@ from typing import NamedTuple
 from .. import _messages
 from ..tensor_base import TensorBase
 from . import grad_mode, views
+from .forward_switch import _is_fwd_grad_enabled, _set_fwd_grad_enabled, switch  # noqa: F401
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
            "make_dual", "unpack_dual"]
@@ -55,8 +56,8 @@ class _State:
     busy = False
 
     @property
-    def active(self) -> bool:
-        return self.level >= 0 and not self.busy
+    def active(self) -> bool:  # (switch: off inside _set_fwd_grad_enabled(False))
+        return self.level >= 0 and not self.busy and switch.enabled
 
 
 state = _State()
