@@ -18,6 +18,7 @@ J·v with the double-backward trick instead (the same numbers).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 from .. import creation, ops
@@ -42,6 +43,14 @@ def _calling(func, *args, **kwargs):
         return func(*args, **kwargs)
     finally:
         _Depth.level -= 1
+
+
+@contextlib.contextmanager
+def _recording():
+    """Grad mode on and inference mode off: a transform records its own graph even when called
+    under ``no_grad`` or ``inference_mode`` (its results are then detached: ``_keep_graph``)."""
+    with grad_mode.inference_mode(False), grad_mode.enable_grad():
+        yield
 
 
 def _lift(x):
@@ -72,12 +81,13 @@ def _check_argnums(argnums, n_args: int) -> tuple[bool, tuple]:
         raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
     if not nums:
         raise RuntimeError("argnums must be non-empty")
-    if len(set(nums)) != len(nums):
-        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
     for a in nums:
         if not -n_args <= a < n_args:
             raise RuntimeError(f"Got argnum={a}, but only {n_args} positional inputs")
-    return single, tuple(a % n_args for a in nums)
+    nums = tuple(a % n_args for a in nums)  # (0, -2) names one argument twice
+    if len(set(nums)) != len(nums):
+        raise RuntimeError(f"argnums elements must be unique, got {nums}")
+    return single, nums
 
 
 def _lift_args(args: tuple, argnums) -> tuple[bool, tuple, list, list]:
@@ -96,7 +106,7 @@ def _lift_args(args: tuple, argnums) -> tuple[bool, tuple, list, list]:
 
 def _keep_graph(args) -> bool:
     """Keep the results' graph: inside another transform, or for inputs that require grad."""
-    return _nested() or (grad_mode.is_grad_enabled() and any(
+    return grad_mode.is_grad_enabled() and (_nested() or any(
         isinstance(x, TensorBase) and x.requires_grad for x in _trees.flatten(list(args))[0]))
 
 
@@ -106,7 +116,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         keep = _keep_graph(args)
-        with grad_mode.enable_grad():
+        with _recording():
             single, args, leaves, specs = _lift_args(args, argnums)
             output = _calling(func, *args, **kwargs)
             value, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
@@ -167,6 +177,10 @@ def _grads(outputs, inputs, grad_outputs, create_graph: bool) -> tuple:
 
 def _check_outputs(tree, where: str) -> list:
     leaves, _ = _trees.flatten(tree)
+    if not leaves or tree is None:
+        shown = [] if not leaves else [None]
+        raise RuntimeError(f"{where}: Expected f to be a function that has non-empty output "
+                           f"(got output = {shown})")
     for leaf in leaves:
         if not isinstance(leaf, TensorBase):
             raise RuntimeError(f"{where}: expected f(*primals) to return only tensors, got "
@@ -178,7 +192,7 @@ def vjp(func, *primals, has_aux=False):
     """``(f(*primals), vjp_fn)``: ``vjp_fn(v)`` is vᵀJ, one tensor per primal (a backward
     pass per call; the forward pass is not repeated)."""
     keep = _keep_graph(primals)
-    with grad_mode.enable_grad():
+    with _recording():
         flat, spec = _trees.flatten(list(primals))
         leaves = [_lift(x) for x in flat]
         output = _calling(func, *_trees.unflatten(leaves, spec))
@@ -200,9 +214,10 @@ def vjp(func, *primals, has_aux=False):
             if v.shape != o.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                    f"{v.shape} and output[{i}] has a shape of {o.shape}.")
-        with grad_mode.enable_grad():
-            grads = _grads(outs, leaves, flat_v, keep or _nested())
-        return _finish(tuple(_trees.unflatten(list(grads), spec)), keep)
+        keep_now = _keep_graph(primals)  # grad mode and depth as they are at this call
+        with _recording():
+            grads = _grads(outs, leaves, flat_v, keep_now)
+        return _finish(tuple(_trees.unflatten(list(grads), spec)), keep_now)
 
     result = (_finish(output, keep), vjp_fn)
     return result + (_finish(aux, keep),) if has_aux else result
@@ -231,12 +246,15 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     if forward_ad.state.level >= 0:  # a forward-mode level is already open (jacfwd(jacfwd))
         return _jvp_by_double_backward(func, flat_p, p_spec, flat_t, has_aux, where)
     keep = _keep_graph(primals)
-    with forward_ad.dual_level():
+    with forward_ad.dual_level(), forward_ad._set_fwd_grad_enabled(True):
         duals = [forward_ad.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
         output = _calling(func, *_trees.unflatten(duals, p_spec))
         output, aux = _split_aux(output, has_aux, where)
         outs = _check_outputs(output, where)
         unpacked = [forward_ad.unpack_dual(o) for o in outs]
+    if strict and any(t is None for _, t in unpacked):
+        raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
+                           "independent of the inputs. This is not allowed with strict=True.")
     out_spec = _trees.flatten(output)[1]
     primal_out = _trees.unflatten([p for p, _ in unpacked], out_spec)
     tangent_out = _trees.unflatten([creation.zeros_like(p) if t is None else t
@@ -247,7 +265,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 def _jvp_by_double_backward(func, flat_p, p_spec, flat_t, has_aux, where):
     """J·v without a new level: u ↦ uᵀJ is linear in u, and its vjp with v is J·v."""
-    with grad_mode.enable_grad():
+    with _recording():
         leaves = [_lift(x) for x in flat_p]
         output = _calling(func, *_trees.unflatten(leaves, p_spec))
         output, aux = _split_aux(output, has_aux, where)
@@ -260,12 +278,17 @@ def _jvp_by_double_backward(func, flat_p, p_spec, flat_t, has_aux, where):
     return result + (aux,) if has_aux else result
 
 
-def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
-    """The Jacobian by reverse mode: one backward pass per output element (its row)."""
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """The Jacobian by reverse mode: one backward pass per output element (its row). Rows are
+    computed one at a time here, so ``chunk_size`` (rows per batched pass in PyTorch) and
+    ``_preallocate_and_copy`` change nothing but the check of ``chunk_size``."""
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         keep = _keep_graph(args)
-        with grad_mode.enable_grad():
+        with _recording():
             single, args, leaves, specs = _lift_args(args, argnums)
             output = _calling(func, *args, **kwargs)
             output, aux = _split_aux(output, has_aux, "jacrev(f, ...)(*args)")
