@@ -127,3 +127,32 @@ def test_a_failing_oracle_case_would_be_caught():
     """The comparison itself tells a wrong result from torch's (so the cases above can fail)."""
     with pytest.raises(AssertionError):
         assert_like_torch(lambda m: m.tensor(1.0) if m.__name__ == "torch" else m.tensor(2.0))
+
+
+# ops that PyTorch's functorch tests use and the package lacked: tan (its forward rule too)
+# and diagflat
+M = np.random.default_rng(2).standard_normal((2, 3))
+
+
+def _tan_all_ways(m):
+    x = m.tensor(M, requires_grad=True)
+    y = x.tan()
+    (g,) = m.autograd.grad(y.sum(), x, create_graph=True)
+    (gg,) = m.autograd.grad(g.sum(), x)
+    _, jv = m.func.jvp(m.tan, (m.tensor(M),), (m.ones(2, 3, dtype=m.float64),))
+    return y, type(y.grad_fn).__name__, g, gg, jv, str(m.tan(m.tensor([1, 2])).dtype)
+
+
+OP_CASES = {
+    "tan": _tan_all_ways,
+    "diagflat_matrix": lambda m: m.diagflat(m.tensor(M)),
+    "diagflat_offset": lambda m: (m.diagflat(m.tensor(M), 1), m.tensor(M).diagflat(-2)),
+    "diagflat_grad": lambda m: m.func.grad(lambda x: (m.diagflat(x) * 2).sum())(m.tensor(M)),
+    "jacrev_of_sin_is_diagflat_of_cos": lambda m: (
+        m.func.jacrev(m.sin)(m.tensor(M[0])) - m.diagflat(m.tensor(M[0]).cos())).abs().max(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OP_CASES))
+def test_ops_are_torchs(name):
+    assert_like_torch(OP_CASES[name])

@@ -39,6 +39,7 @@ from .arithmetic import (
 )
 from .arrange import (
     diag,
+    diagflat,
     diagonal,
     flip,
     hstack,
@@ -119,7 +120,7 @@ from .sorting import argsort, bincount, meshgrid, sort, topk, unique
 from .split import chunk, narrow, split, unbind
 from .stats import norm, std, var
 from .strided import as_strided
-from .trigonometry import atan2, cos, hypot, sin
+from .trigonometry import atan2, cos, hypot, sin, tan
 
 
 def silence_numpy_warnings() -> None:

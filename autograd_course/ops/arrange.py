@@ -282,6 +282,11 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " f"{input.ndim}D")
 
 
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """The matrix with ``input``'s elements (flattened) on diagonal ``offset``."""
+    return diag(input.reshape(-1), offset)
+
+
 def trace(input: Tensor) -> Tensor:
     """The sum of a matrix's diagonal."""
     if input.ndim != 2:

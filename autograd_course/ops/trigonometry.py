@@ -1,8 +1,9 @@
-"""Trigonometry: ``sin``, ``cos``, and the angle and the length of the point (x, y), ``atan2``
-and ``hypot``.
+"""Trigonometry: ``sin``, ``cos``, ``tan``, and the angle and the length of the point (x, y),
+``atan2`` and ``hypot``.
 
 * sin(x)                d/dx = cos x
 * cos(x)                d/dx = -sin x
+* tan(x)                d/dx = 1 + tan² x
 * atan2(y, x)           d/dy = x / (x² + y²),  d/dx = -y / (x² + y²)
 * hypot(a, b) = √(a² + b²)     d/da = a / hypot,  d/db = b / hypot
 
@@ -91,12 +92,35 @@ class Hypot(Function):
         return grad * a / out, grad * b / out
 
 
+class Tan(Function):
+    """y = tan x;  dy/dx = 1 + tan² x = 1 + y² (the output is saved: no cos to recompute)."""
+
+    node_name = "TanBackward0"
+    jvp = forward_ad.elementwise
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        y = x._new(x._xp.tan(x._data))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (1 + y * y)
+
+
 def sin(input: Tensor) -> Tensor:
     return Sin.apply(floating(input))
 
 
 def cos(input: Tensor) -> Tensor:
     return Cos.apply(floating(input))
+
+
+def tan(input: Tensor) -> Tensor:
+    return Tan.apply(floating(input))
 
 
 def _float_pair(input, other):

@@ -73,6 +73,9 @@ class TensorPointwise:
     def sin(self):
         return ops.sin(self)
 
+    def tan(self):
+        return ops.tan(self)
+
     def cos(self):
         return ops.cos(self)
 

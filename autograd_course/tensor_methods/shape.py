@@ -106,6 +106,9 @@ class TensorShape:
     def diag(self, diagonal=0):
         return arrange.diag(self, diagonal)
 
+    def diagflat(self, offset=0):
+        return arrange.diagflat(self, offset)
+
     # --- cutting into pieces (ops/split.py) ---------------------------------------------------
     def split(self, split_size, dim=0):
         return split(self, split_size, dim)
