@@ -156,3 +156,31 @@ OP_CASES = {
 @pytest.mark.parametrize("name", sorted(OP_CASES))
 def test_ops_are_torchs(name):
     assert_like_torch(OP_CASES[name])
+
+
+def _grad_of_an_inference_tensor(m):
+    with m.inference_mode():
+        x = m.tensor(X)
+        g = m.func.grad(lambda x: (x ** 2).sum())(x)
+        return g, m.is_inference_mode_enabled()
+
+
+AUX_CASES = {
+    "grad_aux_int": lambda m: m.func.grad(lambda x: (x.sum(), 1), has_aux=True)(_x(m)),
+    "grad_aux_str_in_list": lambda m: m.func.grad(
+        lambda x: (x.sum(), [x, "abc"]), has_aux=True)(_x(m)),
+    "vjp_aux_float": lambda m: m.func.vjp(lambda x: (x, 1.0), _x(m), has_aux=True),
+    "jvp_aux_int_in_list": lambda m: m.func.jvp(
+        lambda x: (x, [x, 1]), (_x(m),), (_x(m),), has_aux=True),
+    "jacfwd_aux_int": lambda m: m.func.jacfwd(lambda x: (x, 1), has_aux=True)(_x(m)),
+    "jacrev_aux_int": lambda m: m.func.jacrev(lambda x: (x, 1), has_aux=True)(_x(m)),
+    "jacrev_aux_pytree": lambda m: (lambda jac, aux: (jac, sorted(aux), aux["a"], aux["b"]))(
+        *m.func.jacrev(lambda x: (x.sin(), {"a": x.cos(), "b": [x.tan()]}), has_aux=True)(
+            _x(m))),
+    "grad_of_an_inference_tensor": _grad_of_an_inference_tensor,
+}
+
+
+@pytest.mark.parametrize("name", sorted(AUX_CASES))
+def test_aux_and_inference_inputs_are_torchs(name):
+    assert_like_torch(AUX_CASES[name])

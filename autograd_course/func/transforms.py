@@ -59,7 +59,10 @@ def _lift(x):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     if x.requires_grad:
         return x.view_as(x)
-    leaf = x.detach().requires_grad_()
+    leaf = x.detach()
+    if leaf.is_inference():  # made under inference_mode: a normal copy can record a graph
+        leaf = leaf.clone()
+    leaf.requires_grad_()
     tangent = forward_ad.tangent_of(x)  # a dual input (jacfwd(jacrev(f))) keeps its tangent
     if tangent is not None:
         forward_ad.set_tangent(leaf, tangent)
@@ -160,6 +163,9 @@ def _split_aux(output, has_aux: bool, where: str):
     if not (isinstance(output, tuple) and len(output) == 2):
         raise RuntimeError(f"{where}: output of function f should be a tuple: (output, aux) "
                            "if has_aux is True")
+    for leaf in _trees.flatten(output[1])[0]:
+        if not isinstance(leaf, TensorBase):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
     return output
 
 
