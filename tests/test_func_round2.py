@@ -184,3 +184,37 @@ AUX_CASES = {
 @pytest.mark.parametrize("name", sorted(AUX_CASES))
 def test_aux_and_inference_inputs_are_torchs(name):
     assert_like_torch(AUX_CASES[name])
+
+
+def _sin_sum(m):
+    return lambda x: m.sin(x).sum()
+
+
+def _hooks_around(m, transform):
+    with m.autograd.graph.save_on_cpu():
+        return transform(_sin_sum(m))(_x(m))
+
+
+def _hooks_inside(m, transform):
+    def g(x):
+        with m.autograd.graph.save_on_cpu():
+            return _sin_sum(m)(x)
+    return transform(g)(_x(m))
+
+
+HOOK_CASES = {
+    "grad_hooks_around": lambda m: _hooks_around(m, m.func.grad),
+    "grad_hooks_inside": lambda m: _hooks_inside(m, m.func.grad),
+    "jacrev_hooks_inside": lambda m: _hooks_inside(m, m.func.jacrev),
+    "hessian_hooks_around": lambda m: _hooks_around(m, m.func.hessian),
+    "vjp_hooks_around": lambda m: _hooks_around(m, lambda f: lambda x: m.func.vjp(f, x)[0]),
+    "jvp_hooks_allowed": lambda m: _hooks_inside(
+        m, lambda f: lambda x: m.func.jvp(f, (x,), (m.ones(3, dtype=m.float64),))),
+    "hooks_work_again_after": lambda m: (_hooks_around(m, lambda f: f),
+                                         m.func.grad(_sin_sum(m))(_x(m))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOOK_CASES))
+def test_saved_tensor_hooks_are_refused_as_torch(name):
+    assert_like_torch(HOOK_CASES[name])

@@ -22,7 +22,7 @@ import contextlib
 import functools
 
 from .. import creation, ops
-from ..autograd import engine, forward_ad, grad_mode
+from ..autograd import engine, forward_ad, grad_mode, saved_tensor_hooks
 from ..tensor_base import TensorBase
 from . import _trees
 
@@ -45,11 +45,21 @@ def _calling(func, *args, **kwargs):
         _Depth.level -= 1
 
 
+NO_HOOKS = ("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved tensor hooks. "
+            "Please open an issue with your use case.")
+
+
 @contextlib.contextmanager
-def _recording():
+def _recording(hooks_allowed: bool = False):
     """Grad mode on and inference mode off: a transform records its own graph even when called
-    under ``no_grad`` or ``inference_mode`` (its results are then detached: ``_keep_graph``)."""
-    with grad_mode.inference_mode(False), grad_mode.enable_grad():
+    under ``no_grad`` or ``inference_mode`` (its results are then detached: ``_keep_graph``).
+    Saved-tensor hooks are refused, around the call or inside it, as PyTorch's reverse-mode
+    transforms refuse them (forward mode, ``jvp``, saves nothing for backward: allowed)."""
+    with contextlib.ExitStack() as stack:
+        if not hooks_allowed:
+            stack.enter_context(saved_tensor_hooks.disable_saved_tensors_hooks(NO_HOOKS))
+        stack.enter_context(grad_mode.inference_mode(False))
+        stack.enter_context(grad_mode.enable_grad())
         yield
 
 
@@ -271,7 +281,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 def _jvp_by_double_backward(func, flat_p, p_spec, flat_t, has_aux, where):
     """J·v without a new level: u ↦ uᵀJ is linear in u, and its vjp with v is J·v."""
-    with _recording():
+    with _recording(hooks_allowed=True):
         leaves = [_lift(x) for x in flat_p]
         output = _calling(func, *_trees.unflatten(leaves, p_spec))
         output, aux = _split_aux(output, has_aux, where)
