@@ -248,6 +248,8 @@ OP_CASES = [
     ("exp-log", lambda a, p: ops.exp(a) + ops.log(p), [normal(4), positive(4)]),
     ("sqrt", lambda p: ops.sqrt(p), [positive(2, 3)]),
     ("sin-cos-tanh", lambda a: ops.sin(a) * ops.cos(a) + ops.tanh(a), [normal(3, 3)]),
+    ("tan", lambda a: ops.tan(a), [normal(3, 3)]),
+    ("diagflat", lambda x: (ops.diagflat(x), ops.diagflat(x, 1)), [normal(3, 4)]),
     ("sigmoid-relu", lambda a: ops.sigmoid(a) + ops.relu(a), [normal(3, 3)]),
     ("clamp", lambda a: ops.clamp(a, -0.5, 0.5) + ops.clamp(a, min=0.1) + ops.clip(a, max=-0.2),
      [normal(10)]),
