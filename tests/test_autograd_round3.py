@@ -1,0 +1,34 @@
+"""Third round of autograd details PyTorch's own TestAutograd checks, each compared with torch
+where the behaviour can be: the cached-tensor registry of ``torch._C``, ...
+"""
+
+from __future__ import annotations
+
+import pytest
+from oracle_helpers import assert_like_torch
+
+import autograd_course as ac
+from autograd_course.compat import _C
+
+
+def test_cached_tensor_registry_is_a_set_by_identity(torch_oracle):
+    def case(m):
+        m._C._set_cached_tensors_enabled(True)
+        try:
+            a, b = m.zeros(3), m.zeros(3)  # equal values, two tensors
+            m._C._add_cached_tensor(a)
+            seen = [m._C._is_cached_tensor(a), m._C._is_cached_tensor(b)]
+            m._C._add_cached_tensor(a)  # twice in, once out: gone
+            m._C._remove_cached_tensor(a)
+            seen.append(m._C._is_cached_tensor(a))
+            m._C._add_cached_tensor(a)
+        finally:
+            m._C._set_cached_tensors_enabled(False)
+        seen.append(m._C._is_cached_tensor(a))  # the registry is off
+        return seen
+
+    class Shim:
+        _C = _C
+        zeros = staticmethod(ac.zeros)
+
+    assert case(Shim) == case(torch_oracle) == [True, False, False, False]
