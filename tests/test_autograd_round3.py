@@ -32,3 +32,21 @@ def test_cached_tensor_registry_is_a_set_by_identity(torch_oracle):
         zeros = staticmethod(ac.zeros)
 
     assert case(Shim) == case(torch_oracle) == [True, False, False, False]
+
+
+@pytest.mark.parametrize("name", ["var_mean", "std_mean"])
+def test_var_mean_and_std_mean_unpack_each_saved_tensor_once(torch_oracle, name):
+    def case(m):
+        unpacked = []
+
+        def unpack(t):
+            unpacked.append(list(t.shape))
+            return t
+
+        w = m.tensor([[1.0, 4.0], [2.0, -3.0], [0.5, 1.0]], requires_grad=True)
+        with m.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            spread, mean = getattr(m, name)(w, dim=0)
+        (spread * 3 + mean).sum().backward()
+        return [sorted(unpacked), w.grad]  # x (and std) unpacked once each
+
+    assert_like_torch(case)
