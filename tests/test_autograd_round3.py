@@ -50,3 +50,43 @@ def test_var_mean_and_std_mean_unpack_each_saved_tensor_once(torch_oracle, name)
         return [sorted(unpacked), w.grad]  # x (and std) unpacked once each
 
     assert_like_torch(case)
+
+
+@pytest.mark.parametrize("change", [
+    lambda v: v.t_(), lambda v: v.transpose_(0, 1), lambda v: v.swapdims_(1, 0),
+    lambda v: v.swapaxes_(0, 0), lambda v: v.unsqueeze_(1), lambda v: v[:1].squeeze_(0),
+    lambda v: v.as_strided_((3,), (2,), 1)])
+def test_in_place_views_change_the_geometry_and_keep_the_gradient(torch_oracle, change):
+    def case(m):
+        leaf = m.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+        view = (leaf * 2).view_as(leaf)
+        returned = change(view)
+        weights = m.arange(float(view.numel())).reshape(view.shape)
+        (view * weights).sum().backward()
+        return [returned is view or returned.shape == view.shape, view, leaf.grad]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("made_under_no_grad", [True, False])
+def test_in_place_views_refused_as_writes_are(torch_oracle, made_under_no_grad):
+    def case(m):
+        leaf = m.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        seen = []
+        try:
+            leaf.t_()  # a leaf that requires grad: refused in grad mode
+        except RuntimeError as err:
+            seen.append(str(err))
+        with m.no_grad():
+            leaf.t_()  # allowed under no_grad
+        seen.append(leaf.tolist())
+        base = leaf.clone()
+        with m.set_grad_enabled(not made_under_no_grad):
+            view = base.unbind()[0] if not made_under_no_grad else base.view_as(base)
+        try:
+            view.unsqueeze_(0)
+        except RuntimeError as err:
+            seen.append(str(err).split(".")[0])
+        return seen
+
+    assert_like_torch(case)
