@@ -90,3 +90,158 @@ def test_in_place_views_refused_as_writes_are(torch_oracle, made_under_no_grad):
         return seen
 
     assert_like_torch(case)
+
+
+def _checkpoint_of(m):
+    return m.utils.checkpoint
+
+
+def test_unpack_hook_returning_a_tensor_without_grad_gives_it_back_itself(torch_oracle):
+    def case(m):
+        kept = m.tensor([2.0, 3.0])  # saved, no grad
+        seen = []
+
+        class Scale(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, factor):
+                ctx.save_for_backward(factor)
+                return x * factor
+
+            @staticmethod
+            def backward(ctx, grad):
+                (factor,) = ctx.saved_tensors
+                seen.append(factor is kept)
+                return grad * factor, None
+
+        x = m.tensor([1.0, 1.0], requires_grad=True)
+        with m.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            Scale.apply(x, kept).sum().backward()
+        _checkpoint_of(m).checkpoint(Scale.apply, x, kept, use_reentrant=False).sum().backward()
+        return [seen, x.grad]
+
+    assert assert_like_torch(case)[1][0] == [True, True]
+
+
+def test_checkpoint_recomputes_once_per_access_outside_backward(torch_oracle):
+    def case(m):
+        runs = [0]
+
+        def f(a):
+            runs[0] += 1
+            return (a * a).exp()
+
+        a = m.tensor([0.5, -1.0], requires_grad=True)
+        out = _checkpoint_of(m).checkpoint(f, a, use_reentrant=False)
+        seen = [runs[0]]
+        for _ in range(2):
+            out.grad_fn._saved_result  # each read outside backward recomputes
+            seen.append(runs[0])
+        out.sum().backward()
+        seen.append(runs[0])
+        try:
+            out.grad_fn._saved_result
+        except RuntimeError as err:
+            seen.append("freed" in str(err))
+        return [seen, a.grad]
+
+    assert assert_like_torch(case)[1][0] == [1, 2, 3, 4, True]
+
+
+def test_checkpoint_early_stop_switch_and_debug_switch(torch_oracle):
+    def case(m):
+        cp = _checkpoint_of(m)
+
+        def changing(first, then):
+            calls = [0]
+
+            def fn(x):
+                calls[0] += 1
+                return first(x) if calls[0] == 1 else then(x)
+            return fn
+
+        two = lambda x: x.sin().exp()  # saves two tensors
+        three = lambda x: x.sin().exp().sin()
+        other = lambda x: x.sin() * m.tensor([1.0, 2.0])  # two, other shapes
+        a = m.tensor([0.3], requires_grad=True)
+        seen = []
+        cp.checkpoint(changing(two, three), a, use_reentrant=False).backward()  # stops early
+        attempts = [(False, None, two, three), (True, None, two, other),
+                    (False, True, two, other), (True, False, two, other)]
+        for early_stop, debug_switch, first, then in attempts:
+            try:
+                with cp.set_checkpoint_early_stop(early_stop), \
+                        cp.set_checkpoint_debug_enabled(debug_switch):
+                    out = cp.checkpoint(changing(first, then), a, use_reentrant=False,
+                                        debug=debug_switch is False)
+                out.backward()
+            except RuntimeError as err:
+                text = str(err)
+                seen.append(["more tensors during recomputation" in text,
+                             "different metadata" in text,
+                             "you passed `debug=True`" in text])
+        return seen
+
+    assert assert_like_torch(case)[1] == [[True, False, False], [False, True, False],
+                                          [False, False, True], [False, True, False]]
+
+
+def test_graph_exec_group_recomputes_once_for_several_backward_calls(torch_oracle):
+    def case(m):
+        cp = _checkpoint_of(m)
+        runs = [0]
+
+        def f(x):
+            runs[0] += 1
+            first = x.sin().cos()
+            return first, first.sin().cos()
+
+        x = m.tensor([[0.1, 0.2], [0.3, 0.4]], requires_grad=True)
+        first, second = cp.checkpoint(f, x, use_reentrant=False)
+        with cp.GraphExecGroup():
+            (g,) = m.autograd.grad(second, first, m.ones(2, 2))
+            (gx,) = m.autograd.grad(first, x, g)
+        seen = [runs[0]]
+        out = cp.checkpoint(lambda t: t.sin().cos(), x, use_reentrant=False)
+        with cp.GraphExecGroup():
+            out.sum().backward(retain_graph=True)
+            try:
+                out.sum().backward()  # the same saved tensors again: refused in a group
+            except RuntimeError as err:
+                seen.append("two backward calls that overlap" in str(err))
+        return [seen, gx]
+
+    assert assert_like_torch(case)[1][0] == [2, True]
+
+
+def test_checkpoint_early_stop_leaves_nothing_of_the_recomputation_alive(torch_oracle):
+    import gc
+    import weakref
+
+    def case(m):
+        made = []
+
+        class Keep(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x.clone()
+                ctx.save_for_backward(y)
+                made.append(weakref.ref(y))
+                return y
+
+            @staticmethod
+            def backward(ctx, grad):
+                ctx.saved_tensors
+                return grad
+
+        def run():
+            x = m.tensor([1.0, 2.0], requires_grad=True)
+            _checkpoint_of(m).checkpoint(Keep.apply, x, use_reentrant=False).sum().backward()
+
+        gc.disable()
+        try:
+            run()
+            return [len(made), [ref() is None for ref in made]]
+        finally:
+            gc.enable()
+
+    assert assert_like_torch(case)[1] == [2, [True, True]]
