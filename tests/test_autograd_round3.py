@@ -1,5 +1,8 @@
 """Third round of autograd details PyTorch's own TestAutograd checks, each compared with torch
-where the behaviour can be: the cached-tensor registry of ``torch._C``, ...
+where the behaviour can be: the cached-tensor registry of ``torch._C``, ``var_mean`` and
+``std_mean`` unpacking each saved tensor once, in-place views (``t_``, ``as_strided_``...),
+non-reentrant checkpoint's switches (early stop, debug), ``GraphExecGroup`` and what it leaves
+alive, ``F.threshold`` and ``nn.InstanceNorm2d``.
 """
 
 from __future__ import annotations
@@ -245,3 +248,31 @@ def test_checkpoint_early_stop_leaves_nothing_of_the_recomputation_alive(torch_o
             gc.enable()
 
     assert assert_like_torch(case)[1] == [2, [True, True]]
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_threshold_values_names_and_second_derivative(torch_oracle, inplace):
+    def case(m):
+        x = m.tensor([-1.0, 0.2, 0.5, 2.0], requires_grad=True)
+        y = m.nn.functional.threshold(x * 1.0, 0.3, -4.0, inplace)
+        (g,) = m.autograd.grad((y * y).sum(), x, create_graph=True)
+        (gg,) = m.autograd.grad(g.sum(), x)
+        return [y, y.grad_fn.name(), g, gg]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("affine", [False, True])
+def test_instance_norm_2d_matches_torch_with_its_gradients(torch_oracle, affine):
+    def case(m):
+        m.manual_seed(0)
+        layer = m.nn.InstanceNorm2d(2, affine=affine, track_running_stats=True)
+        data = [[[[1.0, 2.0], [0.5, -1.0]], [[3.0, 3.5], [-2.0, 0.0]]],
+                [[[0.0, 1.0], [4.0, -1.0]], [[1.0, -3.5], [2.0, 2.5]]]]
+        x = m.tensor(data, requires_grad=True)
+        out = layer(x)
+        (out * m.arange(16.0).reshape(2, 2, 2, 2)).sum().backward()
+        layer.eval()
+        return [out, x.grad, layer.running_mean, layer.running_var, layer(x[0])]
+
+    assert_like_torch(case, rtol=1e-5, atol=1e-6)
