@@ -19,6 +19,7 @@ from . import (
     backends,
     cuda,
     datasets,
+    func,
     models,
     nn,
     ops,

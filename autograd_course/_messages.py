@@ -304,3 +304,12 @@ INFERENCE_SAVED = (
     "inference mode in computation tracked by autograd. To work around this, you can make a "
     "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
     "`torch.inference_mode()`.")
+
+
+def no_forward_ad(op_name: str) -> str:
+    """An op without a forward-mode rule (autograd/forward_ad.py), named as ATen names it."""
+    return (f"Trying to use forward AD with {op_name} that does not support it because it has "
+            "not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
+            "we can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")

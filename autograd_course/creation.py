@@ -102,6 +102,12 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    for name, position, size in (("n", 1, n), ("m", 2, m)):
+        if size is not None and not isinstance(size, numbers.Integral):
+            raise TypeError(f"eye(): argument '{name}' (position {position}) must "
+                            f"be int, not {_messages.python_type(size)}")
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     dev = _backend.factory_device(device)
     array = _backend.create(dev, "eye", n, n if m is None else m,
                             dtype=dtypes.to_numpy(dtype or dtypes.float32))
@@ -124,7 +130,33 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(array, dev, requires_grad)
 
 
+# PyTorch's overloads of linspace, listed when ``steps`` is not an int
+_LINSPACE_SIGNATURES = tuple(
+    f"{first} start, {second} end, int steps, *, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False"
+    for first, second in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                          ("Number", "Number")))
+
+
+def _check_linspace(start, end, steps) -> None:
+    """PyTorch's refusals, in its order: ``steps`` not an int (a bool is not one here); a
+    ``start`` or ``end`` tensor with dimensions (each tensor given is named); ``steps`` < 0."""
+    if not isinstance(steps, numbers.Integral) or isinstance(steps, bool):
+        raise TypeError(_messages.invalid_combination("linspace", (start, end, steps),
+                                                      _LINSPACE_SIGNATURES))
+    given = [(name, t.ndim) for name, t in (("start", start), ("end", end))
+             if isinstance(t, Tensor)]
+    if any(ndim for _, ndim in given):
+        dims = " and ".join(f"{name} with {ndim} dimension(s)" for name, ndim in given)
+        raise RuntimeError("linspace only supports 0-dimensional start and end tensors, but "
+                           f"got {dims}.")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+
+
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    _check_linspace(start, end, steps)
     dev, np_dtype = _backend.factory_device(device), dtypes.to_numpy(dtype or dtypes.float32)
     if np_dtype.kind in "iu":
         array = _on(dev, _integer_linspace(start, end, steps, np_dtype))

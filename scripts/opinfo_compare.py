@@ -45,6 +45,8 @@ def to_package(obj, memo: dict, grad_pairs: list):
         if id(obj) not in memo:
             if obj.layout != torch.strided:
                 raise OutOfScope("sparse layout")
+            if obj.dim() > 64:  # NumPy's limit; torch creates them but its ops refuse them
+                raise OutOfScope("more than 64 dimensions")
             dtype = _dtype(obj.dtype)
             copy = ag.tensor(obj.detach().numpy().copy(), dtype=dtype,
                              requires_grad=obj.requires_grad)

@@ -270,9 +270,11 @@ def run_op(op, function, dtype_names, limit=None) -> list[tuple]:
         sample = error_input.sample_input
         try:
             mine_in, _ = _convert(op, sample)
-            _call(op.op, sample)
         except OutOfScope as why:
             results.append(("error", i, "SKIP", str(why)))
+            continue
+        try:
+            _call(op.op, sample)
         except Exception as error:
             results.append(("error", i, *run_error(function, mine_in, type(error))))
         else:

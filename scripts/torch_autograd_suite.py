@@ -11,9 +11,12 @@ It runs class ``TestAutograd`` twice, each in its own process: once with the rea
 and once with ``torch`` bound to a shim over ``autograd_course``, and prints, per test,
 PASS / FAIL / ERROR / SKIP on torch and here, then "N of M tests that pass on torch pass
 here", and the failures grouped by the first missing feature (or error) they stopped at.
-Options: ``-k SUBSTRING`` runs only the tests whose name contains it; ``--timeout S`` is the
-limit for one test (default 60 s; a test over it is an ERROR); ``--json PATH`` also writes
-every result; ``--side torch|shim`` runs one side only and prints its results.
+Options: ``-k SUBSTRING`` runs only the tests whose name contains it; ``--class NAME`` runs
+another class of the file (``TestAutogradForwardMode``); ``--forward-ad`` lifts the
+forward-mode rule below (in ``TestAutograd``: runs only the tests it left out);
+``--timeout S`` is the limit for one test (default 60 s; a test over it is an ERROR);
+``--json PATH`` also writes every result; ``--side torch|shim`` runs one side only and prints
+its results.
 
 What is left out, by a stated rule (``EXCLUDED`` below): tests whose source mentions CUDA,
 sparse or complex tensors, forward-mode AD, the JIT/compiler, threads or subprocesses, as
@@ -59,7 +62,8 @@ import types
 import unittest
 import warnings
 
-CLASS = "TestAutograd"
+CLASS = "TestAutograd"  # --class runs another class of the file (TestAutogradForwardMode)
+FORWARD_AD_ONLY = [False]  # --forward-ad: the forward-mode rule lifted (see exclusion)
 
 # the rule: a test whose source mentions one of these needs what the package leaves out
 EXCLUDED = {
@@ -528,10 +532,15 @@ def _test_sources(path: str):
 def exclusion(name: str, source: str) -> str | None:
     """The first reason in EXCLUDED that the test's name or code (comments left out) gives."""
     code = "\n".join(line.split("#", 1)[0] for line in source.splitlines())
-    for reason, pattern in EXCLUDED.items():
-        if re.search(pattern, name + "\n" + code):
-            return reason
-    return None
+    reasons = [r for r, pattern in EXCLUDED.items() if re.search(pattern, name + "\n" + code)]
+    if FORWARD_AD_ONLY[0]:  # that rule lifted (the others still hold); in TestAutograd, only
+        if "forward-mode AD" not in reasons:  # the tests it left out
+            return NOT_SELECTED if CLASS == "TestAutograd" else (reasons or [None])[0]
+        reasons.remove("forward-mode AD")
+    return reasons[0] if reasons else None
+
+
+NOT_SELECTED = "not a forward-mode test"
 
 
 class _Timeout(BaseException):
@@ -571,6 +580,8 @@ def run_side(path: str, side: str, pattern: str | None, timeout: int) -> dict:
         base = name if name in methods else next(
             (m for m in methods if name.startswith(m + "_")), name)
         reason = exclusion(name, methods.get(base, ""))
+        if reason == NOT_SELECTED:
+            continue
         if reason:
             results[name] = ("EXCLUDED", reason)
             continue
@@ -675,6 +686,7 @@ def _run_in_subprocess(side: str, args) -> dict:
                    "--json", out, "--timeout", str(args.timeout), "--quiet"]
         if args.k:
             command += ["-k", args.k]
+        command += ["--class", CLASS] + (["--forward-ad"] if FORWARD_AD_ONLY[0] else [])
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0 or not os.path.exists(out):
             sys.stderr.write(done.stdout[-3000:] + done.stderr[-6000:])
@@ -703,6 +715,7 @@ def readme_problems(torch_results: dict, shim_results: dict, readme: str) -> lis
 
 
 def main(argv=None) -> int:
+    global CLASS
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("test_file", help="a local copy of PyTorch's test/test_autograd.py")
     parser.add_argument("--side", choices=["torch", "shim"], help="run one side only")
@@ -712,7 +725,11 @@ def main(argv=None) -> int:
     parser.add_argument("--readme", help="check the README's list of failing tests against "
                         "this run (README_SECTION); exit 1 if it is not complete")
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--class", dest="cls", default=CLASS, help="the test class to run")
+    parser.add_argument("--forward-ad", action="store_true", help="lift the forward-mode AD "
+                        "rule (in TestAutograd: run only the tests it leaves out)")
     args = parser.parse_args(argv)
+    CLASS, FORWARD_AD_ONLY[0] = args.cls, args.forward_ad
     if args.side:
         results = run_side(args.test_file, args.side, args.k, args.timeout)
         if args.json:

@@ -510,7 +510,7 @@ def test_chapter_0_map_states_each_chapters_own_time(edition, stated, unit):
     cells = nbformat.read(folder / "appendix_map.ipynb", as_version=4).cells
     table = next(c.source for c in cells if re.search(r"^\| 1 \|", c.source, re.M))
     chapters = sorted(folder.glob("[0-9][0-9]_*.ipynb"))[1:]
-    assert len(chapters) == 12
+    assert len(chapters) == 13
     for path in chapters:
         first = nbformat.read(path, as_version=4).cells[0].source
         minutes = re.search(stated, first).group(1)

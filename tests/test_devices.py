@@ -329,6 +329,10 @@ OP_CASES = [
      [normal(4), normal(2, 3), normal(3, 4)]),
     ("addmv", lambda c, a, b: ops.addmv(c, a, b, beta=0.5, alpha=2),
      [normal(2), normal(2, 3), normal(3)]),
+    ("addbmm", lambda c, a, b: ops.addbmm(c, a, b, beta=0.5, alpha=2),
+     [normal(3), normal(2, 4, 2), normal(2, 2, 3)]),
+    ("addr", lambda c, u, v: ops.addr(c, u, v, beta=0.5, alpha=2),
+     [normal(4, 1), normal(4), normal(3)]),
     # comparisons and logic
     ("compare", lambda a, b: (ops.eq(a, b), ops.ne(a, 0.5), ops.lt(a, b), ops.le(a, 0.0),
                               ops.gt(a, b), ops.ge(b, a), a == a, a != b, a < 1, a >= b),
@@ -425,7 +429,8 @@ OP_CASES = [
                            F.dropout(x, 0.5, training=False)), [normal(4, 5)]),
     # the op families of issue 31
     ("split-chunk-unbind", lambda x: (*ops.split(x, 2, 1), *ops.split(x, [1, 3], 1),
-                                      *ops.chunk(x, 2), *ops.unbind(x, 1)), [normal(3, 4)]),
+                                      *ops.chunk(x, 2), *ops.unbind(x, 1),
+                                      ops.narrow(x, 1, -3, 2)), [normal(3, 4)]),
     ("arrange", lambda x: (ops.flip(x, [0]), ops.roll(x, 1, 1), ops.repeat(x, 2, 1),
                            ops.tile(x, (2,)), ops.tril(x), ops.triu(x, 1), ops.diagonal(x),
                            ops.diag(x), ops.diag(x[0]), ops.trace(x), ops.movedim(x, 0, 1),

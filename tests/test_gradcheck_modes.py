@@ -127,10 +127,28 @@ def test_gradcheck_error_is_imported_from_the_gradcheck_module_as_in_torch(torch
         ag.autograd.gradcheck(cases(ag)[4][1], [cases(ag)[4][2][0]])
 
 
-def test_forward_mode_checks_are_refused_clearly():
-    x = ag.tensor([1., 2.], dtype=ag.float64, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="no forward-mode AD"):
-        ag.autograd.gradcheck(lambda t: t * 2, [x], check_forward_ad=True)
+def test_forward_mode_checks_pass_and_catch_a_wrong_jvp(torch_oracle):
+    """Forward-mode AD exists now (forward_ad.py): ``check_forward_ad=True`` compares its
+    Jacobian with the numerical one, and a custom Function's wrong ``jvp`` fails as in torch."""
+    for lib in (ag, torch_oracle):
+        x = lib.tensor([1., 2.], dtype=lib.float64, requires_grad=True)
+        assert lib.autograd.gradcheck(lambda t: (t * 2).sin(), [x], check_forward_ad=True)
+
+        class WrongJvp(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, t):
+                return t * 3
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 3
+
+            @staticmethod
+            def jvp(ctx, t_t):
+                return t_t * 2  # should be 3
+
+        with pytest.raises(RuntimeError, match="forward mode mismatch"):
+            lib.autograd.gradcheck(WrongJvp.apply, [x], check_forward_ad=True)
 
 
 def nondeterministic(lib):

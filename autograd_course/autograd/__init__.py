@@ -1,6 +1,6 @@
 """``ag.autograd``: Function, the backward engine, grad mode and gradient checks."""
 
-from . import graph
+from . import forward_ad, graph
 from .anomaly import (
                       detect_anomaly,
                       is_anomaly_check_nan_enabled,
@@ -18,7 +18,8 @@ from .version_counter import _unsafe_preserve_version_counter
 
 __all__ = [
     "AccumulateGrad", "BackwardNode", "Function", "GradcheckError", "Node", "backward",
-    "detect_anomaly", "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "set_detect_anomaly",
+    "detect_anomaly", "forward_ad", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
+    "set_detect_anomaly",
     "enable_grad", "grad", "gradcheck", "gradgradcheck", "graph", "inference_mode",
     "is_grad_enabled", "no_grad", "once_differentiable", "SavedTensor", "set_grad_enabled", "trace",
     "Variable",

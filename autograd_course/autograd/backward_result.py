@@ -100,3 +100,28 @@ def check_dirty(dirty, args: tuple, outputs) -> None:
     for t in dirty:
         if not any(t is out for out in outputs):
             raise RuntimeError(_messages.DIRTY_NOT_RETURNED)
+
+
+BOTH_BACKWARD_AND_VJP = ("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                         "allowed. You should only implement one of them.")
+
+
+def vjp_as_backward(cls):
+    """A Function that names its backward ``vjp`` (PyTorch's other name for it): the backward
+    the engine calls. Defining both is refused when backward runs, as in PyTorch."""
+    if "backward" not in cls.__dict__:
+        return cls.__dict__["vjp"]
+
+    def both(ctx, *grads):
+        raise RuntimeError(BOTH_BACKWARD_AND_VJP)
+    return staticmethod(both)
+
+
+class VjpIsBackward:
+    """Mixed into ``Function``: a subclass may name its backward ``vjp``, PyTorch's other name
+    for it (``Function.apply``'s engine then calls it as ``backward``)."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "vjp" in cls.__dict__:
+            cls.backward = vjp_as_backward(cls)

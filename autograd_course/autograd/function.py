@@ -18,12 +18,12 @@ import warnings
 from .. import _messages
 from ..compat.legacy_ctx import LegacyCtx
 from ..tensor_base import TensorBase
-from . import anomaly, backward_result, grad_mode, saved_names, views
+from . import anomaly, backward_result, forward_ad, grad_mode, saved_names, views
 from .node import Node, link_inputs, next_sequence_nr
 from .saved_tensor import SavedTensor, raw_all, unpack_all
 
 
-class BackwardNode(Node, LegacyCtx):
+class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
     """The ctx of one ``Function`` call, and its node in the graph (``MulBackward0``...).
 
     Each ``Function`` subclass gets its own subclass of this, named after it. ``forward`` may
@@ -60,10 +60,7 @@ class BackwardNode(Node, LegacyCtx):
         """``False``: ``backward`` receives ``None`` instead of zeros for unused outputs."""
         self.materialize_grads = value
 
-    @property
-    def saved_tensors(self) -> tuple:
-        """The tensors ``forward`` saved, as they were then (else PyTorch's error)."""
-        return unpack_all(self)
+    saved_tensors = property(unpack_all)  # the tensors forward saved, as they were then
 
     _raw_saved_tensors = property(raw_all)  # the SavedTensor objects that hold them
 
@@ -133,7 +130,7 @@ class BackwardNode(Node, LegacyCtx):
         return f"<{where}{self.name()} object at {hex(id(self))}>"
 
 
-class Function:
+class Function(backward_result.VjpIsBackward):
     """Base class for differentiable operations. Subclass it; call ``YourFunction.apply``.
 
     Example (the note's ``MulConstant``, with a correct backward)::
@@ -248,6 +245,8 @@ def _finish(ctx, args: tuple, outputs, record: bool):
     """After ``forward``: check what it marked dirty, then record the call, or not."""
     if ctx.dirty:  # they must be returned, and should be inputs
         backward_result.check_dirty(ctx.dirty, args, outputs)
+    if forward_ad.state.active and forward_ad.has_tangent(args):  # forward-mode AD
+        return forward_ad.propagate(ctx, args, outputs, record)
     if record:
         return ctx.record(args, outputs)
     if ctx._builtin and not ctx.dirty:  # (a built-in op never returns an input as is)

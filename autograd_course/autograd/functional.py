@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from .. import autograd, creation, ops
 from ..tensor_base import TensorBase
+from . import functional_forward
 from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
@@ -210,8 +211,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
     The result is a tensor (one input, one output), a tuple over inputs or over outputs, or a
     tuple (over outputs) of tuples (over inputs). Each row is one vjp with a unit vector.
-    ``vectorize`` and ``strategy="forward-mode"`` are accepted and give the same values: here
-    the rows are always computed one backward pass at a time.
+    ``vectorize`` is accepted and gives the same values: here the rows are always computed one
+    backward pass at a time. ``strategy="forward-mode"`` computes the columns instead, one
+    forward pass with dual numbers each (functional_forward.py), as PyTorch's does.
     """
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError(
@@ -234,6 +236,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             raise NotImplementedError(
                 "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
                 "only implemented for `vectorize=True`.")
+        inputs_tuple, inputs = _check_tuple(inputs, "inputs", "jacobian")
+        outputs_tuple, result = functional_forward.jacfwd(func, inputs)  # J·e_k per column
+        return _unpack(result if inputs_tuple else tuple(r[0] for r in result), outputs_tuple)
     with enable_grad():
         inputs_tuple, inputs = _check_tuple(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph, need_graph=True)

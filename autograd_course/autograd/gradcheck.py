@@ -18,6 +18,7 @@ import numpy as np
 
 from .._backend import to_numpy
 from ..tensor_base import TensorBase
+from . import gradcheck_forward
 from .engine import grad
 
 
@@ -150,8 +151,8 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     vᵀ J u for random unit vectors u, v, numerically (a central difference along u) and
     analytically (one backward pass with v). ``check_batched_grad=True`` also checks that
     backward is linear in its incoming gradient, which is what lets PyTorch compute the
-    backward passes of a batch of incoming gradients at once. Forward-mode AD is not part of
-    this package: ``check_forward_ad`` must stay False. ``nondet_tol``,
+    backward passes of a batch of incoming gradients at once. ``check_forward_ad=True``
+    compares the forward-mode Jacobian too (gradcheck_forward.py). ``nondet_tol``,
     ``check_undefined_grad``, ``check_grad_dtypes`` and ``masked`` are accepted.
     """
     if not (check_forward_ad or check_backward_ad):
@@ -160,9 +161,6 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     if check_batched_grad and not check_backward_ad:
         raise AssertionError(
             "Setting check_batched_grad=True requires check_backward_ad to be True")
-    if check_forward_ad or check_batched_forward_grad:
-        raise NotImplementedError("autograd_course has no forward-mode AD: call gradcheck "
-                                  "with check_forward_ad=False.")
     inputs = _as_tuple(inputs)
     checked = _tensor_inputs(inputs)
     if not checked:
@@ -179,6 +177,10 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                 UserWarning,
                 stacklevel=2,
             )
+    if check_forward_ad and not gradcheck_forward.check(  # one JVP per input element
+            func, inputs, numerical_jacobian(func, inputs, eps), rtol, atol,
+            lambda message: _fail(message, raise_exception)):
+        return False
     if not check_backward_ad:
         return True
     if fast_mode:

@@ -65,7 +65,7 @@ def raw_all(node) -> tuple:
 class SavedTensor:
     __slots__ = ("version", "is_output", "tensor", "array", "device", "version_counter",
                  "requires_grad", "output_nr", "tensor_type", "was_leaf", "grad_fn",
-                 "accumulate_grad", "packed", "unpack_hook")
+                 "accumulate_grad", "packed", "unpack_hook", "fw_grad")
 
     def __init__(self, tensor=None, is_output: bool = False, version: int | None = None) -> None:
         """``version``: an input's version when the call was made, if the call then wrote
@@ -78,6 +78,7 @@ class SavedTensor:
         self.is_output = is_output
         self.was_leaf = tensor.grad_fn is None
         self.unpack_hook = None
+        self.fw_grad = tensor.__dict__.get("_fw_grad")  # an output's tangent (forward_ad.py)
         # under saved_tensors_hooks the innermost pair packs it (not a Python number an op
         # turned into a tensor: ops/operands.py marks those, as PyTorch does)
         if active_pairs and not getattr(tensor, "_wrapped_number", False):
@@ -158,6 +159,8 @@ class SavedTensor:
             return self.tensor
         out = self.tensor_type._wrap(self.array, self.device)
         out._version_counter = self.version_counter  # same memory, same counter
+        if self.fw_grad is not None:
+            out._fw_grad = self.fw_grad
         if self.requires_grad:
             out._requires_grad, out.grad_fn, out._output_nr = True, node, self.output_nr
         return out

@@ -6,9 +6,9 @@ One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt)
 mean, max, all...), ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
 (the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
 where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``linalg`` (matmul,
-addmm, addmv), ``products``, ``inplace``, and for neural networks ``activations/`` (relu,
-sigmoid, gelu, softmax...), ``classification_loss``, ``regression_loss``, ``batch_norm``,
-``dropout``, ``conv`` and ``pool``. The rules they share
+addmm, addmv), ``products``, ``scaled_products`` (addbmm, addr), ``inplace``, and for neural
+networks ``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_loss``,
+``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
 numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
 ``loss_reduction``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
@@ -96,6 +96,7 @@ from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, s
 from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, frac, remainder, round, trunc
 from .sampling import multinomial
+from .scaled_products import addbmm, addr
 from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, std_mean, var_mean
 from .shape import (
     clone,
@@ -115,7 +116,7 @@ from .shape import (
 )
 from .signs import abs, sign
 from .sorting import argsort, bincount, meshgrid, sort, topk, unique
-from .split import chunk, split, unbind
+from .split import chunk, narrow, split, unbind
 from .stats import norm, std, var
 from .strided import as_strided
 from .trigonometry import atan2, cos, hypot, sin

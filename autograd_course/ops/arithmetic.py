@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _messages, dtypes
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error, broadcast_shape
 from .dtype_checks import check_alpha, check_sub
@@ -62,6 +63,7 @@ class Add(Function):
     """
 
     node_name = "AddBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -94,6 +96,7 @@ class RsubScalar(Function):
     """out = c - x for a number c (what ``2 - x`` records);  d/dx = -1."""
 
     node_name = "RsubBackward1"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, c):
@@ -108,6 +111,7 @@ class Mul(Function):
     """out = a * b;  d/da = b, d/db = a."""
 
     node_name = "MulBackward0"
+    jvp = forward_ad.bilinear
     saved_names = ("self", "other")
 
     @staticmethod
@@ -128,6 +132,7 @@ class Div(Function):
     """out = a / b;  d/da = 1/b, d/db = -a/b²."""
 
     node_name = "DivBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self", "other")
 
     @staticmethod
@@ -147,6 +152,7 @@ class Reciprocal(Function):
     """out = 1/x;  d/dx = -1/x² = -out²."""
 
     node_name = "ReciprocalBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("result",)
 
     @staticmethod
@@ -165,6 +171,7 @@ class Neg(Function):
     """out = -x;  d/dx = -1."""
 
     node_name = "NegBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x):
@@ -179,6 +186,7 @@ class Lerp(Function):
     """a + w (b - a) for a number ``w``."""
 
     node_name = "LerpBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, a, b, weight):
@@ -194,6 +202,7 @@ class LerpTensor(Function):
     """a + w (b - a) for a tensor ``w``: ``w`` gets a gradient too."""
 
     node_name = "LerpBackward1"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, a, b, weight):

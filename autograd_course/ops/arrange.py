@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .combine import cat
 from .dims import normalize_dim
@@ -36,6 +37,7 @@ class Flip(Function):
     """Reverse the order along ``dims``;  the gradient is flipped back."""
 
     node_name = "FlipBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dims):
@@ -51,6 +53,7 @@ class Roll(Function):
     """Shift elements along ``dims`` (wrapping around);  the gradient is shifted back."""
 
     node_name = "RollBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, shifts, dims):
@@ -68,6 +71,7 @@ class Repeat(Function):
     """Tile ``x`` ``repeats[d]`` times along each dim;  the gradient sums the copies."""
 
     node_name = "RepeatBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, repeats):
@@ -88,6 +92,7 @@ class Tril(Function):
     """Keep the lower triangle (on and below diagonal ``k``);  so does the gradient."""
 
     node_name = "TrilBackward0"
+    jvp = forward_ad.linear
     _keep = "tril"  # the array function (NumPy's or CuPy's) that keeps the triangle
 
     @classmethod
@@ -129,6 +134,7 @@ class Diagonal(Function):
     diagonal of zeros."""
 
     node_name = "DiagonalBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, offset, dim1, dim2):
@@ -155,6 +161,7 @@ class DiagonalGrad(Function):
     """zeros(shape) with ``g`` on a diagonal;  its own gradient reads that diagonal back."""
 
     node_name = "DiagonalBackwardBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, g, shape, offset, dim1, dim2):
@@ -178,6 +185,7 @@ class Trace(Function):
     """Σ_i x[i, i];  the gradient is ``g`` on the diagonal, 0 elsewhere."""
 
     node_name = "TraceBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x):

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..tensor_base import TensorBase
 from .broadcasting import broadcast_shape, sum_to
 from .combine import where
 from .compare import isfinite
-from .operands import check_fits, number_array
+from .operands import check_fits, number_array, tensor_first
 from .promotion import cast_to, not_implemented, result_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -31,6 +32,7 @@ class Clamp(Function):
     clamped."""
 
     node_name = "ClampBackward1"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -61,6 +63,7 @@ class ClampTensors(Function):
     the bounds cross, every element is hi)."""
 
     node_name = "ClampBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self", "min", "max")
 
     @staticmethod
@@ -86,6 +89,7 @@ class ClampTensors(Function):
 
 class ClampMin(Function):
     node_name = "ClampMinBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, low):
@@ -104,6 +108,7 @@ class ClampMinTensor(Function):
     dy/dlo = 1 where x < lo (a tie goes to x)."""
 
     node_name = "ClampMinBackward1"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, low):
@@ -123,6 +128,7 @@ class NanToNum(Function):
     """NaN, +inf and -inf replaced by numbers;  the gradient is 0 at those places."""
 
     node_name = "NanToNumBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, nan, posinf, neginf):
@@ -176,9 +182,14 @@ def clamp_bounds(input: Tensor, min: float | Tensor | None, max: float | Tensor 
 clip = clamp
 
 
+CLAMP_MIN_SIGNATURES = ("Tensor input, Tensor min, *, Tensor out = None",
+                        "Tensor input, Number min, *, Tensor out = None")
+
+
 def clamp_min(input: Tensor, min: float | Tensor) -> Tensor:  # PyTorch's parameter name
     """``clamp(input, min=min)``: every element at least ``min``, a number or a tensor (which
     broadcasts with ``input`` and gets a gradient where it wins), in the promoted dtype."""
+    tensor_first("clamp_min", input, min, signatures=CLAMP_MIN_SIGNATURES)
     target, low, _ = clamp_bounds(input, min, None)
     input = cast_to(target, input)[0]
     if isinstance(low, TensorBase):

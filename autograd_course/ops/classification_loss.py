@@ -1,6 +1,5 @@
-"""Losses on classes and probabilities: ``nll_loss``, ``cross_entropy``, binary
-cross-entropy (on probabilities or on logits), and ``kl_div`` (built on ``xlogy``, which
-lives with the logarithms in exp_log.py).
+"""Losses on classes and probabilities: ``nll_loss``, ``cross_entropy``, binary cross-entropy
+(on probabilities or logits), and ``kl_div`` (on ``xlogy``, with the logarithms in exp_log.py).
 
 Each loss with a backward of its own computes it in the numerically careful form: on logits
 rather than probabilities, with logs clamped, and never dividing by zero.
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .activations.softmax import log_softmax
 from .broadcasting import broadcast_shape
@@ -34,6 +34,7 @@ class NllLoss(Function):
     own target), treated as more samples: ``x[n, t_n, ...]``."""
 
     node_name = "NllLossBackward0"
+    jvp = forward_ad.linear_in_input
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction, ignore_index):
@@ -205,6 +206,7 @@ class BinaryCrossEntropyWithLogits(Function):
     """
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    jvp = forward_ad.loss
     saved_names = ("self", "target", "weight", "pos_weight")
 
     @staticmethod
@@ -303,6 +305,7 @@ class BinaryCrossEntropy(Function):
     dx = w (x - y) / max(x (1-x), 1e-12),  dy = w (log(1-x) - log x)."""
 
     node_name = "BinaryCrossEntropyBackward0"
+    jvp = forward_ad.loss
     saved_names = ("self", "target", "weight")
 
     @staticmethod

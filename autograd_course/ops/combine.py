@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _messages
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
 from .dims import normalize_dim
@@ -29,6 +31,7 @@ class Cat(Function):
     """Join tensors along a dim;  the gradient is cut into the same pieces."""
 
     node_name = "CatBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -49,6 +52,7 @@ class Stack(Function):
     """Stack tensors along a new dim;  the gradient is unstacked."""
 
     node_name = "StackBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -79,13 +83,26 @@ def _promoted(tensors):
     return cast_to(result_type(*tensors), *tensors)
 
 
+def tensor_sequence(function: str, tensors) -> list[Tensor]:
+    """PyTorch's argument parser for a sequence of tensors (``cat``'s first argument): a
+    tuple or list, every element a tensor."""
+    if not isinstance(tensors, (tuple, list)):
+        raise TypeError(f"{function}(): argument 'tensors' (position 1) must be tuple of "
+                        f"Tensors, not {_messages.python_type(tensors)}")
+    for i, t in enumerate(tensors):
+        if not is_tensor(t):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{_messages.python_type(t)}")
+    return list(tensors)
+
+
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Join tensors along an existing dim; every other dim must match."""
     if out is not None:
         return write_out(out, cat, tensors, dim)
-    tensors = list(tensors)
+    tensors = tensor_sequence("cat", tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     _same_device(tensors)
     tensors = _promoted(tensors)
     # PyTorch's legacy rule: a 1-d tensor with no elements is skipped, whatever the others'
@@ -142,6 +159,7 @@ class Where(Function):
     """
 
     node_name = "WhereBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("condition",)
 
     @staticmethod

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
-from .operands import binary_operands, is_tensor, tensor_first, tensors_only
+from .operands import binary_operands, is_tensor, not_two_numbers, tensor_first, tensors_only
 from .promotion import not_implemented, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -74,6 +75,7 @@ def logical_not(input: Tensor) -> Tensor:
 
 
 def _bitwise(fn, name, a, b):
+    not_two_numbers(name, a, b)
     a, b = binary_operands(a, b)
     if a._data.dtype.kind not in "biu":
         raise not_implemented(f"{name}_cpu", a)
@@ -106,6 +108,10 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     tensors_only("isclose", input, other)
     if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"{scalar_type(input)} did not match {scalar_type(other)}")
+    for name, tolerance in (("rtol", rtol), ("atol", atol)):
+        if tolerance < 0:  # printed as C++ prints a double (6 significant digits)
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{tolerance:g}")
     input, other = binary_operands(input, other)
     close = input._xp.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
     return input._new(close)
@@ -139,6 +145,7 @@ class Maximum(Function):
     """out = max(a, b) element-wise;  the gradient goes to the larger input (split on ties)."""
 
     node_name = "MaximumBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self", "other")
     _pick = staticmethod(np.maximum)
 

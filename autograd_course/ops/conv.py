@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .devices import same_device
 
@@ -129,6 +130,15 @@ class Convolution(Function):
         dx, dw, db = ConvolutionGrad.apply(grad, cols, weight, ctx.geometry,
                                            ctx.needs_input_grad[:3])
         return dx, dw, db, None, None, None, None
+
+    @staticmethod
+    def jvp(ctx, t_x, t_w, t_b, *_):
+        """Bilinear in (x, W), plus b: conv(t_x, W) + conv(x, t_W) + t_b (per channel)."""
+        x, weight, _, *geometry = ctx.fw_args
+        return forward_ad.add_tangents(
+            None if t_x is None else Convolution.apply(t_x, weight, None, *geometry),
+            None if t_w is None else Convolution.apply(x, t_w, None, *geometry),
+            None if t_b is None else t_b.reshape(1, -1, 1, 1))
 
 
 class ConvolutionGrad(FirstOrderOnly):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .indexing import IndexGrad
 from .promotion import scalar_type
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 class Embedding(Function):
     node_name = "EmbeddingBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
@@ -46,6 +48,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
               max_norm: float | None = None, norm_type: float = 2.0,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """Rows of the table ``weight`` picked by the integer tensor ``input``."""
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
     if input._data.dtype.kind not in "iu":
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
                            "following scalar types: Long, Int; but got "
@@ -76,6 +80,11 @@ class ConstantPad(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad[ctx.window], None, None
+
+    @staticmethod
+    def jvp(ctx, t, *_):
+        """The padding is a constant: its tangent is 0, the rest is t."""
+        return ConstantPad.apply(t, ctx.fw_args[1], 0.0)
 
 
 class EdgePad(Function):

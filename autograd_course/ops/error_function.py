@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .. import _backend
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .promotion import floating
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 class Erf(Function):
     node_name = "ErfBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):

@@ -17,6 +17,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .. import _messages, dtypes
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import sum_to
 from .operands import binary_operands, is_tensor
@@ -31,6 +32,7 @@ class Exp(Function):
     """y = e^x;  dy/dx = e^x = y (so the output is what gets saved)."""
 
     node_name = "ExpBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("result",)
 
     @staticmethod
@@ -49,6 +51,7 @@ class Log(Function):
     """y = ln x;  dy/dx = 1/x."""
 
     node_name = "LogBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -64,6 +67,7 @@ class Log(Function):
 
 class Log1p(Function):
     node_name = "Log1PBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):
@@ -80,6 +84,7 @@ class Log2(Function):
     """log₂ x;  d/dx = 1 / (x ln 2)."""
 
     node_name = "Log2Backward0"
+    jvp = forward_ad.elementwise
     _base = 2.0
 
     @classmethod
@@ -103,6 +108,7 @@ class Log10(Log2):
 
 class Expm1(Function):
     node_name = "Expm1Backward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):
@@ -149,6 +155,7 @@ class Xlogy(Function):
     needs);  d/dx = log y (0 where x = 0),  d/dy = x / y."""
 
     node_name = "XlogyBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self", "other")
 
     @staticmethod

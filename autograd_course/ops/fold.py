@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .combine import cat
 from .conv import conv2d, out_size, pair
@@ -39,6 +40,7 @@ def _taps(size_hw, kernel, dilation, padding, stride):
 
 class Im2Col(Function):
     node_name = "Im2ColBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, geometry):
@@ -59,6 +61,7 @@ class Im2Col(Function):
 
 class Col2Im(Function):
     node_name = "Col2ImBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, cols, geometry):

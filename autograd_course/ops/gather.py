@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._messages import warn_once
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape
 from .dims import normalize_dim
@@ -37,6 +38,7 @@ def _positions(index, dim):
 
 class Gather(Function):
     node_name = "GatherBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim, index):
@@ -78,6 +80,7 @@ class Scatter(Function):
     back at the index."""
 
     node_name = "ScatterBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim, index, src):
@@ -111,6 +114,7 @@ class ScatterAdd(Function):
     """out = x with out[..index..] += src;  dx = g, dsrc = g read back at the index."""
 
     node_name = "ScatterAddBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim, index, src):
@@ -154,6 +158,7 @@ class MaskedSelect(Function):
     """The elements where ``mask`` is True, as a vector;  dx = g written back at those places."""
 
     node_name = "MaskedSelectBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, mask):
@@ -247,6 +252,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
 
 class IndexSelect(Function):
     node_name = "IndexSelectBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim, index):

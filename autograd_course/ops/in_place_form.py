@@ -33,6 +33,7 @@ def written_in_place(op: type[Function]) -> type[Function]:
 
     class InPlace(op):
         node_name = op.node_name
+        out_of_place = op  # (the forward-mode rules compute the tangent with it)
 
         @staticmethod
         def forward(ctx, x, *args):

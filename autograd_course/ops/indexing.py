@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .dims import normalize_dim
 from .operands import is_tensor
@@ -34,6 +35,7 @@ class _Take(Function):
     """y = x[key] for a NumPy-style ``key``;  dx = zeros with dy written (added) at ``key``."""
 
     node_name = "IndexBackward0"
+    jvp = forward_ad.linear
     _basic = False  # a basic key (ints and slices) picks each element at most once
 
     @classmethod
@@ -75,6 +77,7 @@ class Alias(Function):
     """``x[...]``: the same elements, a new tensor;  the gradient passes through."""
 
     node_name = "AliasBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x):
@@ -90,6 +93,7 @@ class IndexGrad(Function):
     (its own backward is indexing again: d out / d g picks ``g``'s elements back out)."""
 
     node_name = "IndexPutBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, grad, key, shape, basic):
@@ -116,6 +120,7 @@ class IndexPut(Function):
     """
 
     node_name = "IndexPutBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, key, value, sources=()):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .activations.rectifiers import Relu
 from .activations.sigmoids import Sigmoid, Tanh
@@ -219,6 +220,7 @@ class FillTensor(Function):
     """x = value (a 0-d tensor) everywhere;  dvalue = Σ dout, dx = 0."""
 
     node_name = "FillBackward3"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, value):
@@ -255,6 +257,7 @@ class Copy(Function):
     src's shape, dx = 0 (x's old values are gone)."""
 
     node_name = "CopyBackwards"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, src):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -56,9 +57,26 @@ class LayerNorm(Function):
         return (grad_x, None if grad_w is None else grad_w.reshape(shape),
                 None if grad_b is None else grad_b.reshape(shape), None, None, None)
 
+    @staticmethod
+    def jvp(ctx, t_x, t_w, t_b, *_):
+        """x̂'s Jacobian (I - 11ᵀ/n - x̂x̂ᵀ/n)/σ is symmetric: t_x̂ is backward's formula with
+        t_x. Then y = x̂·w + b gives t_y = t_x̂·w + x̂·t_w + t_b."""
+        x, weight = ctx.fw_args[:2]
+        dims, shape = ctx.dims, ctx.affine_shape
+        x_hat, inv_std = _normalized(x, dims, ctx.eps)
+        t_hat = None
+        if t_x is not None:
+            t_hat = (t_x - t_x.mean(dims, keepdim=True)
+                     - x_hat * (t_x * x_hat).mean(dims, keepdim=True)) * inv_std
+            t_hat = t_hat if weight is None else t_hat * weight.reshape(shape)
+        return forward_ad.add_tangents(t_hat,
+                                       None if t_w is None else x_hat * t_w.reshape(shape),
+                                       None if t_b is None else t_b.reshape(shape))
+
 
 class GroupNorm(LayerNorm):
     node_name = "NativeGroupNormBackward0"
+    jvp = None  # LayerNorm's rule does not hold per group: no forward-mode rule yet
 
 
 def layer_norm(input: Tensor, normalized_shape: tuple[int, ...], weight: Tensor | None = None,
@@ -77,6 +95,9 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Normalise each sample's channels in ``num_groups`` groups (over the group's channels
     and all positions); ``weight``/``bias`` are per channel."""
+    if input.ndim < 2:
+        raise RuntimeError("Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
     n, c = input.shape[0], input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _messages
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error
 from .devices import same_device
-from .operands import is_tensor
+from .operands import is_tensor, tensors_only
 from .out_arg import write_out
 from .promotion import not_implemented, scalar_type
 from .shape import MatmulSqueeze
@@ -53,6 +54,7 @@ class Mm(Function):
     """C = A B;  dA = dC Bᵀ, dB = Aᵀ dC."""
 
     node_name = "MmBackward0"
+    jvp = forward_ad.bilinear
     saved_names = ("self", "mat2")
 
     @staticmethod
@@ -75,6 +77,7 @@ class Mv(Function):
     """y = A x;  dA = dy xᵀ (outer product), dx = Aᵀ dy."""
 
     node_name = "MvBackward0"
+    jvp = forward_ad.bilinear
     saved_names = ("self", "vec")
 
     @staticmethod
@@ -99,6 +102,7 @@ class Dot(Function):
     """s = x · y;  dx = ds y, dy = ds x."""
 
     node_name = "DotBackward0"
+    jvp = forward_ad.bilinear
     saved_names = ("self", "tensor")
 
     @staticmethod
@@ -128,6 +132,7 @@ class BatchedMatmul(Function):
     """
 
     node_name = "BmmBackward0"
+    jvp = forward_ad.bilinear
     saved_names = ("self", "mat2")
 
     @staticmethod
@@ -184,11 +189,21 @@ class Addmm(Function):
         grad_ab = grad if ctx.alpha == 1 else grad * ctx.alpha
         return (grad_bias, *_mm_grads(ctx, grad_ab, a, b, need_a, need_b), None, None)
 
+    @staticmethod
+    def jvp(ctx, t_bias, t_a, t_b, *_):
+        """β·t_bias + α·(t_a @ b + a @ t_b)."""
+        _, a, b = ctx.fw_args[:3]
+        return forward_ad.add_tangents(
+            None if t_bias is None else t_bias * ctx.beta,
+            None if t_a is None else t_a.matmul(b) * ctx.alpha,
+            None if t_b is None else a.matmul(t_b) * ctx.alpha)
+
 
 def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix × matrix."""
     if out is not None:
         return write_out(out, mm, input, mat2)
+    tensors_only("mm", input, mat2, names=("input", "mat2"))
     if input.ndim != 2 or mat2.ndim != 2:
         raise RuntimeError("self must be a matrix" if input.ndim != 2 else "mat2 must be a matrix")
     return matmul(input, mat2)
@@ -203,6 +218,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Vector · vector."""
+    tensors_only("dot", input, tensor, names=("input", "tensor"))
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors"
@@ -245,6 +261,15 @@ class Addmv(Function):
         return ((grad * ctx.beta).sum_to_size(ctx.bias_shape) if need_bias else None,
                 (grad * ctx.alpha).unsqueeze(1) * vec if need_mat else None,
                 mat.t().matmul(grad * ctx.alpha) if need_vec else None, None, None)
+
+    @staticmethod
+    def jvp(ctx, t_bias, t_mat, t_vec, *_):
+        """β·t_bias + α·(t_M v + M t_v)."""
+        _, mat, vec = ctx.fw_args[:3]
+        return forward_ad.add_tangents(
+            None if t_bias is None else t_bias * ctx.beta,
+            None if t_mat is None else t_mat.matmul(vec) * ctx.alpha,
+            None if t_vec is None else mat.matmul(t_vec) * ctx.alpha)
 
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape, sum_to
 from .combine import where as choose
@@ -45,12 +46,19 @@ class MaskedFill(Function):
         mask = grad._new(ctx.mask)
         return sum_to(grad.masked_fill(mask, 0.0), ctx.x_shape), None, None
 
+    @staticmethod
+    def jvp(ctx, t, *_):
+        """The filled places are a constant: tangent 0 there, t elsewhere."""
+        x, mask, _ = ctx.fw_args
+        return MaskedFill.apply(t, mask, 0.0)
+
 
 class MaskedFillTensor(Function):
     """out = where(mask, value, x) for a 0-d tensor value;
     dx = where(mask, 0, dout),  dvalue = Σ dout where mask."""
 
     node_name = "MaskedFillBackward1"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, mask, value):
@@ -102,6 +110,7 @@ class IndexPutAccumulate(Function):
     write);  dx = dout,  dvalue = dout[indices] (summed back to value's shape)."""
 
     node_name = "IndexPutBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, key, value):

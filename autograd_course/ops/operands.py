@@ -1,11 +1,11 @@
 """An op's operands: tensors, and Python numbers turned into tensors as PyTorch turns them.
 
-``is_tensor``; ``tensor_first`` / ``tensors_only``: PyTorch's TypeErrors where an op takes no
-number in that place; ``number_array``: a number as an array of a dtype (an int that does not fit
-wraps around, as in C++); ``check_python_int`` / ``check_fits``: PyTorch's errors for a number
-that 64 bits, or the dtype an op computes in, cannot hold; ``binary_operands``: the two
-operands of an element-wise op, on one device, in the dtype the op computes in
-(``result_type``, promotion.py).
+``is_tensor``; ``tensor_first`` / ``tensors_only`` / ``not_two_numbers``: PyTorch's TypeErrors
+where an op takes no number in that place; ``number_array``: a number as an array of a dtype
+(an int that does not fit wraps around, as in C++); ``check_python_int`` / ``check_fits``:
+PyTorch's errors for a number that 64 bits, or the dtype an op computes in, cannot hold;
+``binary_operands``: the two operands of an element-wise op, on one device, in the dtype the
+op computes in (``result_type``, promotion.py).
 """
 
 from __future__ import annotations
@@ -38,6 +38,26 @@ def tensor_first(function: str, *args, signatures: tuple[str, ...] = TENSOR_OR_N
     ``torch.eq(2, x)`` matches none of them (a TypeError listing them)."""
     if not isinstance(args[0], TensorBase):
         raise TypeError(_messages.invalid_combination(function, args, signatures))
+
+
+# PyTorch's overloads of a binary op that takes a number first only before a tensor
+# (``remainder``, ``bitwise_xor``): ``torch.remainder(2, x)`` runs, ``torch.remainder(2, 3)`` not
+NUMBER_THEN_TENSOR = ("Tensor input, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other",
+                      "Tensor input, Number other, *, Tensor out = None")
+
+
+def not_two_numbers(function: str, a, b) -> None:
+    """PyTorch's argument parser for an op declared ``NUMBER_THEN_TENSOR``: two numbers match
+    no overload, and the one that takes a number first says which types it could not take
+    (all of them, each between ``!``)."""
+    if isinstance(a, TensorBase) or isinstance(b, TensorBase):
+        return
+    message = _messages.invalid_combination(function, (a, b), NUMBER_THEN_TENSOR)
+    marked = ", ".join(f"!{_messages.python_type(v)}!" for v in (a, b))
+    number_first = f" * ({NUMBER_THEN_TENSOR[1]})\n"
+    raise TypeError(message.replace(number_first, number_first + "      didn't match because "
+                                    f"some of the arguments have invalid types: ({marked})\n"))
 
 
 def tensors_only(function: str, *args, names: tuple[str, ...] = ("input", "other")) -> None:

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from .operands import is_tensor
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -35,6 +35,9 @@ def write_out(out: Tensor, fn: Callable[..., Tensor], *args: object, **kwargs: o
         raise RuntimeError(
             f"{fn.__name__}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
+    if forward_ad.state.active and forward_ad.has_tangent((out, *args, *kwargs.values())):
+        raise NotImplementedError(f"Trying to use forward AD with {fn.__name__}_out that does "
+                                  "not support it because it is an out= function")
     with grad_mode.no_grad():
         result = fn(*args, **kwargs)
         if result.shape == out.shape:

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .conv import FirstOrderOnly, col2im, pad_array, pair, windows
+from .embedding import ConstantPad
 from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -117,11 +119,23 @@ class MaxPool2D(Function):
             - pads[2]
         indices = x._new(flat.astype(xp.int64).reshape(out.shape[4 - x.ndim:]))
         ctx.mark_non_differentiable(indices)
-        return x._new(out.reshape(out.shape[4 - x.ndim:])), indices
+        ctx.out_shape = out.shape[4 - x.ndim:]
+        return x._new(out.reshape(ctx.out_shape)), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         return MaxPool2DGrad.apply(grad, ctx.where, ctx.shapes), None, None, None, None, None
+
+    @staticmethod
+    def jvp(ctx, t, *_):
+        """Each output is one input element (its window's max): its tangent is that element's,
+        read at the same places in the (padded) tangent."""
+        shape, padded, pads = ctx.shapes
+        n, c = padded[:2]
+        t4 = ConstantPad.apply(t.reshape(n, c, *shape[-2:]),
+                               ((0, 0), (0, 0), pads[:2], pads[2:]), 0.0)
+        where = t._new(ctx.where.reshape(n, c, -1))
+        return t4.reshape(n, c, -1).gather(2, where).reshape(ctx.out_shape)
 
 
 class MaxPool2DGrad(FirstOrderOnly):
@@ -171,6 +185,7 @@ class AvgPool2D(Function):
     """out = (sum over each window) / divisor;  each input gets grad / divisor per window."""
 
     node_name = "AvgPool2DBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, kernel, stride, out_hw, pads, divisor):
@@ -190,6 +205,7 @@ class AvgPool2DGrad(FirstOrderOnly):
     """Spread grad / divisor over every window (col2im with a constant patch)."""
 
     node_name = "AvgPool2DBackwardBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, grad, args):
@@ -259,6 +275,7 @@ class AdaptiveAvgPool2D(Function):
     """out = P_h · x · P_wᵀ (average rows, then columns);  dx = P_hᵀ · dOut · P_w."""
 
     node_name = "AdaptiveAvgPool2DBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, p_h, p_w):
@@ -277,21 +294,36 @@ class AdaptiveAvgPool2DGrad(AdaptiveAvgPool2D):
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
 
 
+def _adaptive_output_size(input: Tensor, output_size) -> tuple:
+    """``output_size`` as PyTorch's ``F.adaptive_avg_pool2d`` reads it: an int for both dims,
+    or a sequence whose ``None`` keeps the input's size there (the input needs more dims than
+    the sequence has); then it must hold exactly two sizes."""
+    if isinstance(output_size, int):
+        return output_size, output_size
+    sizes = tuple(output_size)
+    if input.ndim <= len(sizes):
+        raise ValueError(f"Input dimension should be at least {len(sizes) + 1}")
+    sizes = tuple(d if s is None else s for s, d in zip(sizes, input.shape[-len(sizes):]))
+    if len(sizes) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    return sizes
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size: int | tuple[int, int]) -> Tensor:
-    """PyTorch's ``F.adaptive_avg_pool2d``; a 1x1 output is a plain ``mean`` (as in PyTorch)."""
+    """PyTorch's ``F.adaptive_avg_pool2d``; a 1x1 output is a plain ``mean`` over the last two
+    dims (as in PyTorch, which then checks no more)."""
+    oh, ow = _adaptive_output_size(input, output_size)
+    if (oh, ow) == (1, 1):
+        return input.mean((-2, -1), keepdim=True)
     if input.ndim not in (3, 4):
         raise RuntimeError(
             f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
     h, w = input.shape[-2:]
-    oh, ow = pair(output_size)
-    oh, ow = h if oh is None else oh, w if ow is None else ow
     if oh < 0 or ow < 0:
         raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than "
                            f"or equal to 0 but received {{{oh}, {ow}}}")
-    if input._data.dtype.kind not in "fc" and (oh, ow) != (1, 1):
+    if input._data.dtype.kind not in "fc":
         raise not_implemented("adaptive_avg_pool2d", input)
-    if (oh, ow) == (1, 1):
-        return input.mean((-2, -1), keepdim=True)
     dtype = input._data.dtype
     return AdaptiveAvgPool2D.apply(input, adaptive_matrix(input._xp, h, oh, dtype),
                                    adaptive_matrix(input._xp, w, ow, dtype))

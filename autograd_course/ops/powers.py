@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _messages, dtypes
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .arithmetic import elementwise
 from .broadcasting import sum_to
@@ -44,6 +45,7 @@ class PowScalar(Function):
     """out = x ** p for a number p;  d/dx = p · x^(p-1)  (0 when p = 0)."""
 
     node_name = "PowBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -103,12 +105,21 @@ class Pow(Function):
             grad_b = sum_to(where(flat, 0.0, grad * out * a.log()), b.shape)
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx, t_a, t_b):
+        """b·a^(b-1)·t_a + a^b·ln a·t_b, with backward's zeros where b = 0 (a = 0)."""
+        a, b = ctx.fw_args
+        d_a = None if t_a is None else where(b == 0, 0.0, t_a * b * a ** (b - 1))
+        d_b = None if t_b is None else where((a == 0) & (b >= 0), 0.0, t_b * a ** b * a.log())
+        return forward_ad.add_tangents(d_a, d_b)
+
 
 class RPowScalar(Function):
     """out = c ** x for a number c;  d/dx = c^x · ln c  (0 where c = 0 and x ≥ 0, as in
     PyTorch: the formula would give 0 · -inf = NaN, but 0^x is flat there)."""
 
     node_name = "PowBackward2"
+    jvp = forward_ad.elementwise
     saved_names = ("exponent", "result")
 
     @staticmethod
@@ -138,6 +149,7 @@ class Sqrt(Function):
     """y = √x;  dy/dx = 1 / (2√x) = 1 / (2y)."""
 
     node_name = "SqrtBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("result",)
 
     @staticmethod

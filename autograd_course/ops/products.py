@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import _messages
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .arrange import diagonal
 from .broadcasting import broadcast_shape
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
 
 class Bmm(Function):
     node_name = "BmmBackward0"
+    jvp = forward_ad.bilinear
 
     @staticmethod
     def forward(ctx, a, b):
@@ -64,9 +66,19 @@ class Baddbmm(Function):
         return (grad_x, grad.bmm(b.transpose(1, 2)) * ctx.alpha,
                 a.transpose(1, 2).bmm(grad) * ctx.alpha, None, None)
 
+    @staticmethod
+    def jvp(ctx, t_x, t_a, t_b, *_):
+        """β·t_x + α·(t_a @ b + a @ t_b)."""
+        _, a, b = ctx.fw_args[:3]
+        return forward_ad.add_tangents(
+            None if t_x is None else t_x * ctx.beta,
+            None if t_a is None else t_a.bmm(b) * ctx.alpha,
+            None if t_b is None else a.bmm(t_b) * ctx.alpha)
+
 
 class Cross(Function):
     node_name = "LinalgCrossBackward0"
+    jvp = forward_ad.bilinear
 
     @staticmethod
     def forward(ctx, a, b, dim):

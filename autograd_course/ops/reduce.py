@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import dtypes
+from .. import _messages, dtypes
 from .._shapes import broadcasts_to
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .compare import maximum, minimum
 from .dims import normalize_dim
 from .indexing import scatter_into_zeros
+from .operands import is_tensor
 from .promotion import scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -54,6 +56,7 @@ class Sum(Function):
     """y = Σ x over ``dim``;  dy/dx = 1 for every element that was summed."""
 
     node_name = "SumBackward1"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dims, keepdim):
@@ -75,6 +78,7 @@ class Mean(Function):
     """y = (1/n) Σ x;  dy/dx = 1/n."""
 
     node_name = "MeanBackward1"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dims, keepdim):
@@ -103,6 +107,7 @@ class SumToSize(Function):
     """Sum a broadcast tensor back down to ``shape``; backward broadcasts again."""
 
     node_name = "SumBackward1"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, shape):
@@ -125,6 +130,7 @@ class Amax(Function):
     the maximum (one winner gets all of it, two tied winners get half each)."""
 
     node_name = "AmaxBackward0"
+    jvp = forward_ad.reduction
     saved_names = ("self", "result")
     _pick = "max"
 
@@ -163,6 +169,7 @@ class MaxDim(Function):
     """(values, indices) = max(x, dim);  the gradient goes to the position of each maximum."""
 
     node_name = "MaxBackward0"
+    jvp = forward_ad.reduction
     _pick = "argmax"
 
     @classmethod
@@ -261,7 +268,17 @@ class _MinMaxResult(tuple):
         return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
+# PyTorch's overloads of ``max``/``min`` a learner meets (the named-dim ones are not listed)
+PICK_SIGNATURES = ("Tensor input, *, Tensor out = None",
+                   "Tensor input, Tensor other, *, Tensor out = None",
+                   "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None")
+
+
 def _reduce_pick(x, dim, keepdim, all_cls, dim_cls, name):
+    if not is_tensor(x):  # ``max(2)``: the one-argument overload; ``max(2, x)``: none of them
+        if dim is None:
+            raise TypeError(_messages.must_be_tensor(name, "input", 1, x))
+        raise TypeError(_messages.invalid_combination(name, (x, dim), PICK_SIGNATURES))
     if dim is None:
         if x.numel() == 0:
             raise RuntimeError(

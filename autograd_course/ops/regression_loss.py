@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape
 from .devices import same_device
@@ -35,6 +36,7 @@ class MseLoss(Function):
     """ℓ = mean((x - y)²);  dx = 2 (x - y) / n,  dy = -dx."""
 
     node_name = "MseLossBackward0"
+    jvp = forward_ad.loss
     saved_names = ("self", "target")
 
     @staticmethod
@@ -109,6 +111,7 @@ class HuberLoss(Function):
     dy = -dx (n: the number of elements for 'mean', else 1)."""
 
     node_name = "HuberLossBackward0"
+    jvp = forward_ad.loss
 
     @staticmethod
     def forward(ctx, x, y, reduction, delta):
@@ -123,6 +126,7 @@ class SmoothL1Loss(Function):
     """ℓ = ½d²/β (|d| < β), |d| - ½β otherwise;  dx = clamp(d/β, -1, 1) · dℓ / n."""
 
     node_name = "SmoothL1LossBackward0"
+    jvp = forward_ad.loss
 
     @staticmethod
     def forward(ctx, x, y, reduction, beta):

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_error, sum_to
-from .operands import binary_operands, is_tensor
+from .operands import binary_operands, is_tensor, not_two_numbers
 from .promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -26,6 +27,7 @@ class Round(Function):
     """Round half to even, as PyTorch (and NumPy) do;  the gradient is 0."""
 
     node_name = "RoundBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, decimals):
@@ -42,6 +44,7 @@ class RoundDecimals(Round):
 
 class Trunc(Function):
     node_name = "TruncBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):
@@ -54,6 +57,7 @@ class Trunc(Function):
 
 class Frac(Function):
     node_name = "FracBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):
@@ -144,6 +148,7 @@ class DivRounding(Function):
     """out = round(a / b) with rounding 'floor' or 'trunc';  d/da = d/db = 0 (a staircase)."""
 
     node_name = "DivBackward2"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, a, b, mode):
@@ -164,6 +169,7 @@ class Remainder(Function):
     d/da = 1, d/db = -floor(a / b)."""
 
     node_name = "RemainderBackward1"
+    jvp = forward_ad.elementwise
     saved_names = ("self", "other")
 
     @staticmethod
@@ -186,6 +192,7 @@ class RemainderScalar(Function):
     """out = x - c·floor(x / c) for a number c;  d/dx = 1."""
 
     node_name = "RemainderBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, c):
@@ -216,6 +223,7 @@ def floor_divide(input: Tensor | float, other: Tensor | float) -> Tensor:
 def remainder(input: Tensor | float, other: Tensor | float) -> Tensor:
     """input % other, with the sign of other (Python's and PyTorch's ``%``; C's fmod keeps
     input's sign)."""
+    not_two_numbers("remainder", input, other)
     input_number, other_number = not is_tensor(input), not is_tensor(other)
     input, other = _operands(input, other, "remainder_cpu", opmath=False)
     if input_number:  # 7 % x: PyTorch cannot differentiate this one either

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import dtypes
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .combine import cat, where
 from .dims import normalize_dim
@@ -38,6 +39,7 @@ def _accumulating_dtype(x, dtype):
 
 class Cumsum(Function):
     node_name = "CumsumBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim, dtype):
@@ -97,6 +99,7 @@ class Cumprod(Function):
 
 class Prod(Function):
     node_name = "ProdBackward0"
+    jvp = forward_ad.scalar
 
     @staticmethod
     def forward(ctx, x, dtype):
@@ -113,6 +116,7 @@ class Prod(Function):
 
 class ProdDim(Function):
     node_name = "ProdBackward1"
+    jvp = forward_ad.reduction
 
     @staticmethod
     def forward(ctx, x, dim, keepdim, dtype):
@@ -133,6 +137,7 @@ class ProdDim(Function):
 
 class Logsumexp(Function):
     node_name = "LogsumexpBackward0"
+    jvp = forward_ad.reduction
 
     @staticmethod
     def forward(ctx, x, dims, keepdim):

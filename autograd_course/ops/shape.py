@@ -13,10 +13,11 @@ import warnings
 from typing import TYPE_CHECKING
 
 from .. import _backend, dtypes
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..memory_formats import check_memory_format
 from .dims import normalize_dim
-from .view_detection import view_of
+from .view_detection import check_shape, view_of
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -26,11 +27,12 @@ class View(Function):
     """Same elements, new shape;  the gradient is reshaped back."""
 
     node_name = "ViewBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, shape):
         ctx.shape = x.shape
-        _check_shape(shape, x._data.size)
+        check_shape(shape, x._data.size)
         return view_of(x, x._data.reshape(shape))
 
     @staticmethod
@@ -68,7 +70,7 @@ class ViewOnly(View):
     @staticmethod
     def forward(ctx, x, shape):
         ctx.shape = x.shape
-        _check_shape(shape, x._data.size)
+        check_shape(shape, x._data.size)
         data = x._data
         try:
             out = data.reshape(shape, copy=False)
@@ -83,29 +85,11 @@ class ViewOnly(View):
         return view_of(x, out)
 
 
-def _check_shape(shape, size: int) -> None:
-    """PyTorch's errors for a target shape that ``size`` elements cannot take."""
-    known = 1
-    for i, n in enumerate(shape):
-        if n < -1:
-            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(shape)}")
-        if n != -1:
-            known *= n
-    inferred = list(shape).count(-1)
-    if inferred > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    if inferred and size == 0 and known == 0:
-        raise RuntimeError(
-            f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
-            "unspecified dimension size -1 can be any value and is ambiguous")
-    if (size != known) if not inferred else (known == 0 or size % known):
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
-
-
 class Transpose(Function):
     """Swap two dims;  the gradient is swapped back."""
 
     node_name = "TransposeBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim0, dim1):
@@ -123,6 +107,7 @@ class T(Function):
     """``x.t()`` for tensors of at most 2 dims;  the gradient is transposed back."""
 
     node_name = "TBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x):
@@ -137,6 +122,7 @@ class Permute(Function):
     """Reorder dims;  the gradient gets the inverse order."""
 
     node_name = "PermuteBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dims):
@@ -152,6 +138,7 @@ class Unsqueeze(Function):
     """Insert a dim of size 1;  the gradient drops it again."""
 
     node_name = "UnsqueezeBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -167,6 +154,7 @@ class Squeeze(Function):
     """``squeeze()``: drop every dim of size 1;  the gradient gets them back."""
 
     node_name = "SqueezeBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dims):
@@ -200,6 +188,7 @@ class Expand(Function):
     """Broadcast to a bigger shape without copying;  the gradient is summed back."""
 
     node_name = "ExpandBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, shape):
@@ -216,6 +205,7 @@ class Clone(Function):
     """A copy in new memory;  the gradient passes through unchanged."""
 
     node_name = "CloneBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x):
@@ -230,6 +220,7 @@ class ToCopy(Function):
     """Cast to another dtype and/or copy to another device;  the gradient goes back the same way."""
 
     node_name = "ToCopyBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, np_dtype, device):
@@ -258,7 +249,7 @@ def reshape(input: Tensor, *shape: int | tuple[int, ...]) -> Tensor:
     shape = _shape_arg(shape)
     if input._data.flags.c_contiguous:
         return View.apply(input, shape)
-    _check_shape(shape, input._data.size)
+    check_shape(shape, input._data.size)
     if input._xp.may_share_memory(input._data.reshape(shape), input._data):
         return ReshapeAlias.apply(input, shape)
     return UnsafeView.apply(Clone.apply(input), shape)

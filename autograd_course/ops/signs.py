@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .out_arg import write_out
 from .promotion import not_implemented
@@ -20,6 +21,7 @@ class Abs(Function):
     """y = |x|;  dy/dx = sign(x) (0 at x = 0, as PyTorch chooses)."""
 
     node_name = "AbsBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -37,6 +39,7 @@ class Sign(Function):
     """y = sign(x) (0 for NaN, as PyTorch gives);  dy/dx = 0 everywhere it exists."""
 
     node_name = "SignBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):

@@ -1,4 +1,5 @@
-"""Ops that cut one tensor into several: ``split``, ``chunk`` and ``unbind``.
+"""Ops that cut one tensor into several: ``split``, ``chunk`` and ``unbind`` (and ``narrow``,
+which keeps one piece).
 
 Each piece is a view of the input (it shares its memory, as in PyTorch), and all the pieces
 share ONE node: ``SplitBackward0`` (``split`` with a size, ``chunk``),
@@ -12,7 +13,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
+from ..tensor_base import TensorBase
 from .combine import cat, stack
 from .dims import normalize_dim
 from .view_detection import view_of
@@ -26,6 +29,7 @@ class Split(Function):
     pieces' gradients."""
 
     node_name = "SplitBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
@@ -49,6 +53,7 @@ class Unbind(Function):
     """The slices ``x.select(dim, i)`` for every i;  the gradient is their ``stack``."""
 
     node_name = "UnbindBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -109,3 +114,27 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return Unbind.apply(input, normalize_dim(dim, input.ndim))
+
+
+def narrow(input: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
+    """Elements ``start`` to ``start + length`` along ``dim``: a view, as ``x[..., a:b]`` (its
+    node is the slice's). ``start`` may be negative (counted from the end) or a 0-d integer
+    tensor; PyTorch's checks come in its order."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, TensorBase):
+        if start.ndim != 0 or start._data.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start._data)
+    dim = normalize_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(
+            f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return input[(slice(None),) * dim + (slice(start, start + length),)]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .combine import where
 from .matrix_norms import nuclear_norm
@@ -54,6 +55,7 @@ class Var(Function):
     """var(x) = Σ (x - x̄)² / (n - c);  dvar/dx = 2 (x - x̄) / (n - c)."""
 
     node_name = "VarBackward0"
+    jvp = forward_ad.reduction
     saved_names = ("self",)
 
     @staticmethod
@@ -84,6 +86,7 @@ class Std(Function):
     """std(x) = √var(x);  dstd/dx = (x - x̄) / ((n - c) · std)  (0 where std = 0)."""
 
     node_name = "StdBackward0"
+    jvp = forward_ad.reduction
     saved_names = ("self", "result")
 
     @staticmethod
@@ -120,6 +123,7 @@ class Norm(Function):
     """
 
     node_name = "LinalgVectorNormBackward0"
+    jvp = forward_ad.reduction
     saved_names = ("self", "result")
 
     @staticmethod

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .dims import normalize_dim
 from .view_detection import view_of
@@ -37,6 +38,7 @@ class AsStrided(Function):
     memory position it was read from."""
 
     node_name = "AsStridedBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, size, stride, storage_offset):
@@ -80,6 +82,7 @@ class Unfold(Function):
     onto the elements it covers (windows that overlap add up)."""
 
     node_name = "UnfoldBackward0"
+    jvp = forward_ad.linear
 
     @staticmethod
     def forward(ctx, x, dim, size, step):

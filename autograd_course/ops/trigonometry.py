@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape
 from .operands import binary_operands, tensors_only
@@ -26,6 +27,7 @@ class Sin(Function):
     """y = sin x;  dy/dx = cos x."""
 
     node_name = "SinBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -43,6 +45,7 @@ class Cos(Function):
     """y = cos x;  dy/dx = -sin x."""
 
     node_name = "CosBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -58,6 +61,7 @@ class Cos(Function):
 
 class Atan2(Function):
     node_name = "Atan2Backward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, y, x):
@@ -73,6 +77,7 @@ class Atan2(Function):
 
 class Hypot(Function):
     node_name = "HypotBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, a, b):

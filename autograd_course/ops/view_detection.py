@@ -1,5 +1,6 @@
 """View detection: the result of a view op (``view``, ``transpose``, ``x[1:]``...) is a view
-of its input when NumPy returned an array sharing the input's memory (``view_of``)."""
+of its input when NumPy returned an array sharing the input's memory (``view_of``); and
+the check of a shape given to ``view``/``reshape`` (``check_shape``)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,22 @@ def view_of(x: Tensor, array: np.ndarray, multiple_outputs: bool = False) -> Ten
             x._xp.may_share_memory(array, data):
         views.register_view(out, x, multiple_outputs)
     return out
+
+
+def check_shape(shape, size: int) -> None:
+    """PyTorch's errors for a target shape (of view/reshape) that ``size`` elements cannot take."""
+    known = 1
+    for i, n in enumerate(shape):
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(shape)}")
+        if n != -1:
+            known *= n
+    inferred = list(shape).count(-1)
+    if inferred > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if inferred and size == 0 and known == 0:
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous")
+    if (size != known) if not inferred else (known == 0 or size % known):
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")

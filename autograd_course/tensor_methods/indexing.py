@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from .. import ops
 from ..ops import masking
-from ..ops.dims import normalize_dim
 from ..ops.gather import (
     check_src_tensor,
     gather,
@@ -31,14 +30,7 @@ class TensorIndexing:
         return ops.select(self, dim, index)
 
     def narrow(self, dim, start, length):
-        """Elements ``start`` to ``start + length`` along ``dim`` (a view, as ``x[..., a:b]``)."""
-        dim = normalize_dim(dim, self.ndim)
-        size = self.shape[dim]
-        start = int(start) + size if int(start) < 0 else int(start)
-        if not 0 <= start <= size or length < 0 or start + length > size:
-            raise RuntimeError(
-                f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-        return self[(slice(None),) * dim + (slice(start, start + length),)]
+        return ops.narrow(self, dim, start, length)
 
     # --- by index tensor (ops/gather.py) ------------------------------------------------------
     def gather(self, dim, index, *, sparse_grad=False):

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from .. import _backend
+from ..autograd import forward_ad
 
 PRECISION = 4  # digits after the point (fixed) or after the first digit (scientific)
 THRESHOLD = 1000  # more elements than this -> summarise with "..."
@@ -160,6 +161,7 @@ def tensor_repr(
     grad_fn_name: str | None = None,
     device: str | None = None,
     prefix: str = "tensor(",
+    tangent: str | None = None,
 ) -> str:
     """Return exactly what PyTorch's ``repr(tensor)`` prints for a tensor holding ``array``.
 
@@ -191,6 +193,8 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor (autograd/forward_ad.py)
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)
 
 
@@ -206,6 +210,12 @@ class TensorPrinting:
             requires_grad=self._requires_grad,
             grad_fn_name=None if fn is None else fn.name().split("::")[-1],  # as PyTorch
             device=None if self._device is _backend.CPU else str(self._device),
+            tangent=_tangent_repr(self),
         )
 
     __str__ = __repr__
+
+
+def _tangent_repr(tensor) -> str | None:
+    tangent = forward_ad.tangent_of(tensor)
+    return None if tangent is None else repr(tangent)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .messages_en_ch05_10 import MESSAGES as CHAPTERS_5_TO_10
 from .messages_en_ch11 import MESSAGES as CHAPTER_11
 from .messages_en_ch12 import MESSAGES as CHAPTER_12
+from .messages_en_ch13 import MESSAGES as CHAPTER_13
 from .messages_en_value import MESSAGES as VALUE
 
 MESSAGES: dict[str, str] = {
@@ -359,4 +360,5 @@ MESSAGES: dict[str, str] = {
 MESSAGES.update(CHAPTERS_5_TO_10)
 MESSAGES.update(CHAPTER_11)
 MESSAGES.update(CHAPTER_12)
+MESSAGES.update(CHAPTER_13)
 MESSAGES.update(VALUE)

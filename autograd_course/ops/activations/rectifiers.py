@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...autograd import forward_ad
 from ...autograd.function import Function
 from ..combine import where
 from ..in_place_form import check_inplace, written_in_place
@@ -25,6 +26,7 @@ class Relu(Function):
     """y = max(x, 0);  dy/dx = 1 where x > 0, else 0."""
 
     node_name = "ReluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("result",)
 
     @staticmethod
@@ -46,6 +48,7 @@ class ThresholdBackward(Function):
     gradient, zeros for y."""
 
     node_name = "ThresholdBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -88,6 +91,7 @@ class LeakyRelu(Function):
     """y = x for x > 0, slope·x otherwise;  dx = dy · (1 or slope)."""
 
     node_name = "LeakyReluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -108,6 +112,7 @@ class LeakyReluBackward(Function):
     d/d(dy) = gg · (1 or slope) (this same op) and d/dx = 0."""
 
     node_name = "LeakyReluBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -157,6 +162,7 @@ class Elu(Function):
     """y = x for x > 0, α(eˣ - 1) otherwise;  dx = dy · (1 or αeˣ)."""
 
     node_name = "EluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -178,6 +184,7 @@ class EluBackward(Function):
     d/dx = gg · dy · (0 or αeˣ)."""
 
     node_name = "EluBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("grad_output", "self_or_result")
 
     @staticmethod
@@ -292,6 +299,11 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Leaky ReLU with a learnt slope ``weight`` (one value, or one per channel: dim 1)."""
+    if input.ndim == 0 and weight.numel() != 1:
+        raise RuntimeError("Not allow zero-dim input tensor.")
+    if weight.ndim > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
     n = weight.numel()
     if n != 1 and (input.ndim < 2 or input.shape[1] != n):
         channels = input.shape[1] if input.ndim >= 2 else 1

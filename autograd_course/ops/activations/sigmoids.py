@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...autograd import forward_ad
 from ...autograd.function import Function
 from ..combine import cat, where
 from ..dims import normalize_dim
@@ -30,6 +31,7 @@ class Sigmoid(Function):
     """y = 1 / (1 + e^-x);  dy/dx = y (1 - y)."""
 
     node_name = "SigmoidBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("result",)
 
     @staticmethod
@@ -57,6 +59,7 @@ class SigmoidBackward(Function):
     d/dgrad = y(1 - y),  d/dy = grad · (1 - 2y)."""
 
     node_name = "SigmoidBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("grad_output", "output")
 
     @staticmethod
@@ -77,6 +80,7 @@ class Tanh(Function):
     """y = tanh x;  dy/dx = 1 - y²."""
 
     node_name = "TanhBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("result",)
 
     @staticmethod
@@ -97,6 +101,7 @@ class TanhBackward(Function):
     d/dgrad = 1 - y²,  d/dy = -2 · y · grad."""
 
     node_name = "TanhBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("grad_output", "output")
 
     @staticmethod
@@ -115,6 +120,7 @@ class TanhBackward(Function):
 
 class Hardtanh(Function):
     node_name = "HardtanhBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, low, high):

@@ -18,6 +18,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ... import _backend
+from ...autograd import forward_ad
 from ...autograd.function import Function
 from ..combine import where
 from ..in_place_form import check_inplace, written_in_place
@@ -59,6 +60,7 @@ class Gelu(Function):
     ``approximate='tanh'``);  dx = dy · (Φ(x) + x φ(x))."""
 
     node_name = "GeluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -83,6 +85,7 @@ class GeluBackward(Function):
     """dx = dy · f'(x);  its backward: d/d(dy) = gg · f'(x),  d/dx = gg · dy · f''(x)."""
 
     node_name = "GeluBackwardBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("grad_output", "self")
 
     @staticmethod
@@ -109,6 +112,7 @@ class Silu(Function):
     is ``MulBackward0``)."""
 
     node_name = "SiluBackward0"
+    jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
@@ -128,6 +132,7 @@ class Silu(Function):
 # --- softplus, logsigmoid, mish, hardswish: the formulas are in the docstring above ----------
 class Softplus(Function):
     node_name = "SoftplusBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x, beta, threshold):
@@ -147,6 +152,7 @@ class Softplus(Function):
 
 class LogSigmoid(Function):
     node_name = "LogSigmoidBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):
@@ -161,6 +167,7 @@ class LogSigmoid(Function):
 
 class Mish(Function):
     node_name = "MishBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):
@@ -177,6 +184,7 @@ class Mish(Function):
 
 class Hardswish(Function):
     node_name = "HardswishBackward0"
+    jvp = forward_ad.elementwise
 
     @staticmethod
     def forward(ctx, x):

@@ -11,6 +11,7 @@ import warnings
 from typing import TYPE_CHECKING
 
 from ... import dtypes
+from ...autograd import forward_ad
 from ...autograd.function import Function
 from ..dims import normalize_dim
 from ..promotion import not_implemented
@@ -60,6 +61,12 @@ class Softmax(Function):
         (y,) = ctx.saved_tensors
         return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
 
+    @staticmethod
+    def jvp(ctx, t, _):
+        """J = diag(y) - y·yᵀ is symmetric: J·t is backward's formula with t."""
+        (y,) = ctx.saved_tensors
+        return y * (t - (t * y).sum(ctx.dim, keepdim=True))
+
 
 class LogSoftmax(Function):
     """y = x - log Σ e^x along ``dim``;  dx = dy - softmax(x) · Σ dy."""
@@ -78,6 +85,12 @@ class LogSoftmax(Function):
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
         return LogSoftmaxBackward.apply(grad, y, ctx.dim), None
+
+    @staticmethod
+    def jvp(ctx, t, _):
+        """dy = dx - Σ softmax(x)·dx (J = I - 1·softmax(x)ᵀ)."""
+        (y,) = ctx.saved_tensors
+        return t - (y.exp() * t).sum(ctx.dim, keepdim=True)
 
 
 class LogSoftmaxBackward(Function):
@@ -103,6 +116,14 @@ class LogSoftmaxBackward(Function):
         p, dim = y.exp(), ctx.dim
         return (gg - (gg * p).sum(dim, keepdim=True) if need_grad else None,
                 -gg * p * grad.sum(dim, keepdim=True) if need_y else None, None)
+
+    @staticmethod
+    def jvp(ctx, t_grad, t_y, _):
+        """Linear in dy; d/dy of -e^y · Σ dy is -t_y · e^y · Σ dy."""
+        grad, y, dim = ctx.fw_args
+        return forward_ad.add_tangents(
+            None if t_grad is None else LogSoftmaxBackward.apply(t_grad, y, dim),
+            None if t_y is None else -t_y * y.exp() * grad.sum(dim, keepdim=True))
 
 
 def _softmax_input(x, dim, dtype, name):

@@ -1,0 +1,389 @@
+"""``ag.autograd.forward_ad``: forward-mode AD with dual tensors, as ``torch.autograd.forward_ad``.
+
+Reverse mode (the engine) computes vᵀJ for one v, walking the graph backward after the forward
+pass. Forward mode computes J·v *during* the forward pass: each tensor carries a *tangent* (its
+directional derivative along v), and each op turns its inputs' tangents into its outputs'
+tangents with its forward-mode rule, ``jvp(ctx, *tangents)``, written next to its ``forward``
+and ``backward``. A tensor with a tangent is a *dual tensor* (a + b·ε with ε² = 0)::
+
+    with forward_ad.dual_level():
+        x = forward_ad.make_dual(primal, tangent)
+        y = f(x)
+        jvp = forward_ad.unpack_dual(y).tangent      # J·tangent, no backward pass
+
+A few kinds of rule cover most ops, each stated once below:
+
+* ``linear``: the op is linear in its floating-point inputs (``view``, ``sum``, ``cat``...), so
+  its tangent is the op applied to the tangents: f(t).
+* ``elementwise``: an element-wise op (``exp``, ``relu``, ``div``...): each block of its
+  Jacobian is diagonal, so J·t = Jᵀ·t, which is the op's own ``backward`` applied to t.
+* ``bilinear``: linear in each input separately (``mul``, ``mm``...): f(ta, b) + f(a, tb).
+* ``reduction`` (var, amax...), ``scalar`` (an op with one number out) and ``loss``: the
+  weights ∂y/∂x that backward computes, summed against t.
+
+Other ops write their rule out (softmax, the losses, conv...). An op without one refuses with
+PyTorch's error naming it. As in PyTorch, one level may be open at a time, and the rules read
+the inputs' values without their tangents (the tangent of a tangent is not computed). The
+rules run with grad mode as it is, so a tangent is itself differentiable by the engine:
+forward-over-reverse gives Hessian-vector products.
+
+``Function.apply`` calls ``propagate`` (below) when a level is open and an input has a tangent.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .. import _messages
+from ..tensor_base import TensorBase
+from . import grad_mode, views
+
+__all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
+           "make_dual", "unpack_dual"]
+
+NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+            "enter_dual_level() first.")
+NESTED = "Nested forward mode AD is not supported at the moment"
+NO_CUSTOM_JVP = ("You must implement the jvp function for custom autograd.Function to use it "
+                 "with forward mode AD.")
+
+
+class _State:
+    """The open level (-1: none), and ``busy``: inside a rule, where tangents do not flow."""
+    level = -1
+    busy = False
+
+    @property
+    def active(self) -> bool:
+        return self.level >= 0 and not self.busy
+
+
+state = _State()
+
+
+class _Level:
+    """Which opening of a level a tangent belongs to: a tangent kept from a closed one is gone."""
+    closed = 0
+
+
+class UnpackedDualTensor(NamedTuple):
+    """What ``unpack_dual`` returns: the primal (a view without tangent) and the tangent."""
+    primal: TensorBase
+    tangent: TensorBase | None
+
+
+_current_level = -1  # PyTorch's name for the open level (-1: none), read by its tests
+
+
+def enter_dual_level() -> int:
+    """Open a level (0: only one may be open at a time); tangents live in it until exit."""
+    global _current_level
+    if state.level >= 0:
+        raise RuntimeError(NESTED)
+    state.level = _current_level = 0
+    return state.level
+
+
+def exit_dual_level(*, level=None) -> None:
+    """Close the level: every tangent made in it is gone (``unpack_dual`` gives None)."""
+    global _current_level
+    if state.level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    if level is not None and level != state.level:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
+    state.level = _current_level = -1
+    _Level.closed += 1
+
+
+class dual_level:
+    """``with dual_level():`` opens a level for the block (or, decorating, for each call)."""
+
+    def __enter__(self) -> int:
+        return enter_dual_level()
+
+    def __exit__(self, *exc_info) -> None:
+        exit_dual_level()
+
+    def __call__(self, func):
+        def wrapped(*args, **kwargs):
+            with dual_level():
+                return func(*args, **kwargs)
+        return wrapped
+
+
+# --- dual tensors ---------------------------------------------------------------------------
+def tangent_of(tensor):
+    """The tangent a tensor carries in the open level, or None."""
+    kept = tensor.__dict__.get("_fw_grad") if isinstance(tensor, TensorBase) else None
+    if kept is None or state.level < 0 or kept[0] != _Level.closed:
+        return None
+    return kept[1]
+
+
+def set_tangent(tensor, tangent) -> None:
+    tensor._fw_grad = None if tangent is None else (_Level.closed, tangent)
+
+
+def _check_level(level, what: str) -> None:
+    if state.level < 0 and what == "make":
+        raise RuntimeError(NO_LEVEL)
+    if level is not None and level != state.level:
+        raise RuntimeError(f"Invalid level given to _{what}_dual")
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A view of ``tensor`` that carries ``tangent`` (same shape) in the open level."""
+    _check_level(level, "make")
+    if not tensor.is_floating_point():
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if not tangent.is_floating_point():
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
+                         f"{tangent.dtype}")
+    if tangent_of(tensor) is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
+                           f"gradient at the same level {state.level} is not supported.")
+    if tangent.shape != tensor.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            f"original Tensor, this is not supported. Tensor is of size {list(tensor.shape)} "
+            f"while the given forward gradient is of size {list(tangent.shape)}.")
+    dual = tensor.view(tensor.shape)
+    set_tangent(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
+    """(primal, tangent): the primal is a view of ``tensor`` without the tangent."""
+    if not isinstance(tensor, TensorBase):
+        raise TypeError("_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
+                        f"{type(tensor).__name__}")
+    _check_level(level, "unpack")
+    tangent = tangent_of(tensor)
+    state.busy, busy = True, state.busy
+    try:
+        primal = tensor.view(tensor.shape)
+    finally:
+        state.busy = busy
+    return UnpackedDualTensor(primal, tangent)
+
+
+# --- the three kinds of rule ----------------------------------------------------------------
+def _floating(value) -> bool:
+    return isinstance(value, TensorBase) and value._data.dtype.kind in "fc"
+
+
+def _out_of_place(ctx):
+    """The op ``ctx`` ran (its out-of-place form, for ``x.mul_(2)``: ``Mul``)."""
+    return getattr(ctx._forward_cls, "out_of_place", ctx._forward_cls)
+
+
+def linear(ctx, *tangents):
+    """f is linear in its floating-point inputs: J·t = f(t) (an input without tangent: 0)."""
+    args = [(a.new_zeros(a.shape) if t is None else t) if _floating(a) else a
+            for a, t in zip(ctx.fw_args, tangents)]
+    return _out_of_place(ctx).apply(*args)
+
+
+def linear_in_input(ctx, t, *_):
+    """f(x, *rest) is linear in x with the rest held (nll_loss's scores): J·t = f(t, *rest)."""
+    return _out_of_place(ctx).apply(t, *ctx.fw_args[1:])
+
+
+def elementwise(ctx, *tangents):
+    """Each output element depends only on the same (broadcast) element of each input, so the
+    block of J for input i is diagonal: J_i·t_i = J_iᵀ·t_i, the op's own ``backward`` given
+    t_i (spread to the output's shape) as its incoming gradient. J·t is their sum."""
+    return add_tangents(*[None if t is None else _partials(ctx, i, t.expand(ctx.fw_out_shape))
+                          for i, t in enumerate(tangents)])
+
+
+def _partials(ctx, i: int, grad):
+    """The op's ``backward`` with ``grad`` coming in, for input i alone."""
+    needs = ctx.needs_input_grad
+    ctx.needs_input_grad = tuple(j == i for j in range(len(ctx.fw_args)))
+    try:
+        others = [None] * (ctx.fw_n_outputs - 1)  # (max's indices get no gradient)
+        result = ctx._forward_cls.backward(ctx, grad, *others)
+    finally:
+        ctx.needs_input_grad = needs
+    return result[i] if isinstance(result, tuple) else result
+
+
+def reduction(ctx, *tangents):
+    """y reduces x over ``ctx.dims`` (var, amax, logsumexp...): each x element feeds one y
+    element, with weight ∂y/∂x, which backward gives for an incoming gradient of ones. So
+    J·t = Σ over those dims of ∂y/∂x ⊙ t."""
+    t = tangents[0]
+    partials = _partials(ctx, 0, t.new_ones(ctx.fw_out_shape))
+    dims = getattr(ctx, "dims", None)
+    dims = (ctx.dim,) if hasattr(ctx, "dim") else dims
+    dims = tuple(range(t.ndim)) if dims is None else dims
+    return (partials * t).sum(dims, keepdim=bool(getattr(ctx, "keepdim", False)))
+
+
+def scalar(ctx, *tangents):
+    """y is one number: J is the row ∇yᵀ (backward of 1), so J·t = Σ ∇y ⊙ t, per input."""
+    one = next(t for t in tangents if t is not None).new_ones(ctx.fw_out_shape)
+    return add_tangents(*[None if t is None else (_partials(ctx, i, one) * t).sum()
+                          for i, t in enumerate(tangents)])
+
+
+def loss(ctx, *tangents):
+    """A loss of (input, target): element-wise with ``reduction='none'``, else one number."""
+    return (elementwise if ctx.reduction == "none" else scalar)(ctx, *tangents)
+
+
+def bilinear(ctx, *tangents):
+    """f(a, b, ...) linear in a and in b separately: J·(ta, tb) = f(ta, b) + f(a, tb)."""
+    op, args, out = _out_of_place(ctx), list(ctx.fw_args), None
+    for i, t in enumerate(tangents):
+        if t is not None:
+            term = op.apply(*args[:i], t, *args[i + 1:])
+            out = term if out is None else out + term
+    return out
+
+
+def add_tangents(*terms):
+    """The sum of the terms that are not None (None when all are)."""
+    present = [t for t in terms if t is not None]
+    if not present:
+        return None
+    total = present[0]
+    for t in present[1:]:
+        total = total + t
+    return total
+
+
+# --- the hook in Function.apply -------------------------------------------------------------
+def has_tangent(args) -> bool:
+    return any(tangent_of(a) is not None for a in args)
+
+
+def needs_input_grad(ctx, args: tuple) -> tuple:
+    """Per input: does it require grad, or carry a tangent (whose rule may read it)?"""
+    return tuple([need or tangent_of(a) is not None
+                  for need, a in zip(ctx.needs_input_grad, args)])
+
+
+def propagate(ctx, args: tuple, outputs, record: bool):
+    """Finish ``Function.apply`` for a call with a dual input: the outputs' tangents by the
+    op's ``jvp`` rule, then the call recorded (or not) as usual, then the tangents attached."""
+    tangents = _output_tangents(ctx, args, outputs)
+    raw = outputs if isinstance(outputs, tuple) else (outputs,)
+    if ctx.dirty:  # written in place: so is its tangent, as in PyTorch (x.mul_(2): t.mul_(2))
+        tangents = tuple(_in_place(out, t) for out, t in zip(raw, tangents))
+    for out, t in zip(raw, tangents):  # before recording: a saved output keeps its tangent
+        _attach(ctx, out, t)
+    if record:
+        outputs = ctx.record(args, outputs)
+    elif ctx.dirty or not ctx._builtin:  # (as function.py's _finish)
+        outputs = views.as_outputs(ctx, args, outputs)
+    for out, t in zip(outputs if isinstance(outputs, tuple) else (outputs,), tangents):
+        _attach(ctx, out, t)
+    return outputs
+
+
+def _in_place(out, tangent):
+    """The new tangent of a tensor changed in place, written into its old tangent if it has
+    one of the same shape (whoever holds that tangent sees the change, as in PyTorch)."""
+    old = tangent_of(out)
+    if tangent is None or old is None or old is tangent or old.shape != out.shape or any(
+            step == 0 and n > 1 for step, n in zip(old._data.strides, old._data.shape)):
+        return tangent  # (an expanded tangent, of a broadcast input, cannot be written into)
+    state.busy, busy = True, state.busy
+    try:
+        old.copy_(tangent)
+    finally:
+        state.busy = busy
+    return old
+
+
+def _attach(ctx, out, tangent) -> None:
+    """A tangent has its output's shape (one from a broadcast input is expanded). Its dtype is
+    what the rule computed, as in PyTorch (a float64 tangent on float32 stays float64). An
+    output marked non-differentiable gets none."""
+    if tangent is None or not _floating(out) or any(out is t for t in ctx.non_differentiable):
+        return
+    if tangent.shape != out.shape:
+        tangent = tangent.expand(out.shape)
+    set_tangent(out, tangent)
+
+
+def _forward_again(ctx, args: tuple, needs: tuple):
+    """A fresh ctx for the rule: the op's forward run again, told which inputs carry tangents,
+    so that it saves what the rule reads (an op saves only what its backward will need, and a
+    dual input that does not require grad needs none)."""
+    fresh = type(ctx)()
+    fresh.needs_input_grad = needs
+    enabled, grad_mode.state.enabled, state.busy = grad_mode.state.enabled, False, True
+    try:
+        ctx._forward_cls.forward(fresh, *args)
+    finally:
+        grad_mode.state.enabled, state.busy = enabled, False
+    return fresh
+
+
+def _output_tangents(ctx, args: tuple, outputs) -> tuple:
+    needs = needs_input_grad(ctx, args)
+    if ctx._builtin and needs != ctx.needs_input_grad and not ctx.dirty:
+        ctx = _forward_again(ctx, args, needs)
+    cls = ctx._forward_cls
+    rule = getattr(cls, "jvp", None)
+    if rule is None:
+        raise NotImplementedError(_missing_rule(cls) if ctx._builtin else NO_CUSTOM_JVP)
+    tangents = [tangent_of(a) for a in args]
+    saved = ctx.to_save
+    if not ctx._builtin:  # a learner's Function: zeros for a float tensor without one, and
+        tangents = [a.new_zeros(a.shape) if t is None and _floating(a) else t
+                    for a, t in zip(args, tangents)]  # ctx.saved_tensors: save_for_forward's
+        ctx.to_save = ctx.__dict__.get("saved_for_forward", ())
+    ctx.fw_args, state.busy = args, True
+    first = outputs[0] if isinstance(outputs, tuple) else outputs
+    ctx.fw_out_shape = first.shape if isinstance(first, TensorBase) else None
+    ctx.fw_n_outputs = len(outputs) if isinstance(outputs, tuple) else 1
+    try:
+        result = rule(ctx, *tangents)
+    finally:
+        state.busy, ctx.to_save = False, saved
+        del ctx.fw_args, ctx.fw_out_shape, ctx.fw_n_outputs
+    n = len(outputs) if isinstance(outputs, tuple) else 1
+    result = result if isinstance(result, tuple) else (result,)
+    if not ctx._builtin and len(result) != n:
+        raise RuntimeError(f"jvp function returned {len(result)} outputs but forward returned "
+                           f"{n} outputs")
+    for k, (out, t) in enumerate(zip(outputs if isinstance(outputs, tuple) else (outputs,),
+                                     result)):
+        if not ctx._builtin and t is not None and not (
+                _floating(out) and not any(out is d for d in ctx.non_differentiable)):
+            raise RuntimeError(f"Function's jvp returned a gradient at position {k}, but  the "
+                               "corresponding forward output is not a differentiable Tensor."
+                               "You should return None at that position instead.")
+        changed = [i for i, a in enumerate(args) if a is out and any(out is d for d in ctx.dirty)]
+        if not ctx._builtin and changed and t is not tangents[changed[0]]:  # (written in place)
+            raise RuntimeError("jvp function must modify the corresponding gradient inplace")
+    return tuple(result) + (None,) * (n - len(result))
+
+
+def _missing_rule(cls) -> str:
+    """PyTorch's message, naming the op as ATen does (``LinalgSvdBackward0`` -> linalg_svd)."""
+    name = re.sub(r"Backward\d*$", "", cls.node_name or cls.__name__)
+    name = re.sub(r"(\d)D", r"\1d", name)
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    return _messages.no_forward_ad(name)
+
+
+class ForwardCtx:
+    """Mixed into ``BackwardNode``: ``ctx.save_for_forward`` for a learner's ``jvp``."""
+
+    def save_for_forward(self, *tensors) -> None:
+        """Keep tensors for ``jvp``; inside ``jvp``, ``ctx.saved_tensors`` gives them."""
+        self.saved_for_forward = tensors
+
+
+def any_dual(args) -> bool:
+    """The test ``Function.apply`` makes: is forward mode on, and does an input carry one?"""
+    return state.active and has_tangent(args)
+
