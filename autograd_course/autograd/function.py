@@ -85,14 +85,14 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
                         break
             output_info.append(info)
         self.output_info, self.dirty = tuple(output_info), ()  # (as PyTorch, not kept: a cycle)
-        if self.to_save:
-            saved = []
-            for i, t in enumerate(self.to_save):  # each saved tensor remembers its version
+        if self.to_save:  # let go of to_save first: a pack hook may raise (checkpoint's stop)
+            saved, to_save, self.to_save = [], self.to_save, ()
+            for i, t in enumerate(to_save):  # each saved tensor remembers its version
                 if t is not None and not isinstance(t, TensorBase):
                     raise TypeError(_messages.not_a_variable(i, t))
                 version = versions and versions[i]  # (None: not dirty, read it now)
                 saved.append(None if t is None else SavedTensor(t, t.grad_fn is self, version))
-            self.saved, self.to_save = tuple(saved), ()
+            self.saved = tuple(saved)
         return outputs[0] if single else tuple(outputs)
 
     def _link_output(self, args: tuple, out, output_nr: int, n_outputs: int):

@@ -171,6 +171,8 @@ class SavedTensor:
         if not hasattr(data, "_data"):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
                             f"got result of type {type(data).__name__}")
+        if not self.requires_grad and not data._requires_grad:
+            return data  # nothing to put back: the hook's tensor itself, as PyTorch returns it
         out = type(data)._wrap(data._data, data._device)
         out._version_counter = data._shared_version_counter()
         grad_fn = node if self.is_output else self.grad_fn

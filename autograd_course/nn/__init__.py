@@ -40,7 +40,7 @@ from .more_layers import (
     Unfold,
     Upsample,
 )
-from .normalization import BatchNorm1d, BatchNorm2d
+from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 

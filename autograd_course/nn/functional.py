@@ -24,9 +24,10 @@ from ..ops.activations import (
     silu,
     softmax,
     softplus,
+    threshold,
 )
 from ..ops.attention import cosine_similarity, normalize, scaled_dot_product_attention
-from ..ops.batch_norm import batch_norm
+from ..ops.batch_norm import batch_norm, instance_norm
 from ..ops.classification_loss import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -54,7 +55,7 @@ __all__ = [
     "softmax", "tanh", "cosine_similarity", "embedding", "glu", "group_norm", "hardswish",
     "hardtanh", "layer_norm", "logsigmoid", "mish", "normalize", "pad",
     "scaled_dot_product_attention", "softplus", "conv1d", "conv_transpose2d", "fold",
-    "interpolate", "prelu", "unfold",
+    "instance_norm", "interpolate", "prelu", "threshold", "unfold",
 ]
 
 

@@ -1,4 +1,4 @@
-"""Batch normalisation: ``BatchNorm1d`` and ``BatchNorm2d``.
+"""Batch normalisation: ``BatchNorm1d`` and ``BatchNorm2d``; and ``InstanceNorm2d``.
 
 In training mode each channel is normalised with the mean and variance of the current batch,
 and exponential running averages of those statistics are kept in buffers. In evaluation
@@ -94,3 +94,26 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input.ndim != 4:
             raise layer_error(self, f"expected 4D input (got {input.ndim}D input)", ValueError)
+
+
+class InstanceNorm2d(_BatchNorm):
+    """Instance norm over (N, C, H, W) or (C, H, W) inputs: each sample's channel normalised
+    over its own H·W positions. PyTorch's defaults differ from batch norm's: no affine
+    parameters and no running statistics unless asked for."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = False, track_running_stats: bool = False, device=None,
+                 dtype=None) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype)
+
+    def forward(self, input):
+        if input.ndim not in (3, 4):
+            raise layer_error(self, f"expected 3D or 4D input (got {input.ndim}D input)",
+                              ValueError)
+        if input.ndim == 3:  # one sample without its batch dimension
+            return self.forward(input.unsqueeze(0)).squeeze(0)
+        momentum = 0.1 if self.momentum is None else self.momentum
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
+                               self.bias, self.training or not self.track_running_stats,
+                               momentum, self.eps)

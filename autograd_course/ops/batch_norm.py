@@ -121,3 +121,33 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
     return NativeBatchNorm.apply(input, weight, bias, running_mean, running_var, training,
                                  momentum, eps)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """PyTorch's ``F.instance_norm``: each (sample, channel) normalised over its own spatial
+    positions, (x - mean) / sqrt(var + eps), then ``weight`` and ``bias`` per channel.
+    Written with tensor ops (so it has derivatives of every order, where PyTorch records one
+    ``NativeBatchNormBackward0``); running statistics, if given, move towards the batch's
+    mean of the per-instance mean and (unbiased) variance."""
+    dims = tuple(range(2, input.ndim))
+    if use_input_stats:
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, correction=0, keepdim=True)
+        for stats, new in ((running_mean, mean),
+                           (running_var, input.var(dims, keepdim=True))):
+            if stats is not None:
+                batch = new.detach().reshape(input.shape[0], input.shape[1]).mean(0)
+                stats.copy_(stats * (1 - momentum) + batch * momentum)
+    else:
+        shape = (1, input.shape[1]) + (1,) * len(dims)
+        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
+    out = (input - mean) / (var + eps).sqrt()
+    shape = (1, input.shape[1]) + (1,) * len(dims)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out

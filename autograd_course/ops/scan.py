@@ -23,7 +23,7 @@ from ..autograd.function import Function
 from .combine import cat, where
 from .dims import normalize_dim
 from .reduce import _dims, _MinMaxResult, _restore
-from .stats import Std, Var, _count, _floating, dims_and_correction
+from .stats import Std, Var, _count, _floating, dims_and_correction, std_grad, var_grad
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -172,8 +172,8 @@ class VarMean(Function):
 
     @staticmethod
     def backward(ctx, grad_var, grad_mean):
-        (x,) = ctx.saved_tensors
-        grad_x = Var.backward(ctx, grad_var)[0]
+        (x,) = ctx.saved_tensors  # unpacked once: an unpack hook runs once, as in PyTorch
+        grad_x = var_grad(ctx, x, grad_var)
         n = _count(x.shape, ctx.dims)
         return grad_x + _restore(grad_mean, x.shape, ctx.dims, ctx.keepdim) / n, None, None, None
 
@@ -191,8 +191,8 @@ class StdMean(Function):
 
     @staticmethod
     def backward(ctx, grad_std, grad_mean):
-        x = ctx.saved_tensors[0]
-        grad_x = Std.backward(ctx, grad_std)[0]
+        x, std = ctx.saved_tensors  # unpacked once: an unpack hook runs once, as in PyTorch
+        grad_x = std_grad(ctx, x, std, grad_std)
         n = _count(x.shape, ctx.dims)
         return grad_x + _restore(grad_mean, x.shape, ctx.dims, ctx.keepdim) / n, None, None, None
 

@@ -67,14 +67,19 @@ class Var(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        dims = ctx.dims
-        centered = x - x.mean(dims, keepdim=True)
-        dof = _count(x.shape, dims) - ctx.correction
-        if dof <= 0:  # PyTorch's measured result: +inf where x differs from the mean, else NaN
-            centered, scale = centered.abs(), math.inf
-        else:
-            scale = 2.0 / dof
-        return _restore(grad, x.shape, dims, ctx.keepdim) * centered * scale, None, None, None
+        return var_grad(ctx, x, grad), None, None, None
+
+
+def var_grad(ctx, x, grad):
+    """dvar/dx times ``grad``, with x already unpacked (``VarMean`` reuses it, unpacking once)."""
+    dims = ctx.dims
+    centered = x - x.mean(dims, keepdim=True)
+    dof = _count(x.shape, dims) - ctx.correction
+    if dof <= 0:  # PyTorch's measured result: +inf where x differs from the mean, else NaN
+        centered, scale = centered.abs(), math.inf
+    else:
+        scale = 2.0 / dof
+    return _restore(grad, x.shape, dims, ctx.keepdim) * centered * scale
 
 
 class Std(Function):
@@ -94,14 +99,19 @@ class Std(Function):
     @staticmethod
     def backward(ctx, grad):
         x, out = ctx.saved_tensors
-        dims, keepdim = ctx.dims, ctx.keepdim
-        out = _restore(out, x.shape, dims, keepdim)
-        grad = _restore(grad, x.shape, dims, keepdim)
-        safe = where(out == 0, 1.0, out)  # PyTorch: no gradient where std is 0
-        grad = where(out == 0, 0.0, grad / safe)
-        centered = x - x.mean(dims, keepdim=True)
-        dof = max(_count(x.shape, dims) - ctx.correction, 0)  # clamped, as in the forward
-        return grad * centered / dof, None, None, None
+        return std_grad(ctx, x, out, grad), None, None, None
+
+
+def std_grad(ctx, x, out, grad):
+    """dstd/dx times ``grad``, with x and std already unpacked (``StdMean`` reuses it)."""
+    dims, keepdim = ctx.dims, ctx.keepdim
+    out = _restore(out, x.shape, dims, keepdim)
+    grad = _restore(grad, x.shape, dims, keepdim)
+    safe = where(out == 0, 1.0, out)  # PyTorch: no gradient where std is 0
+    grad = where(out == 0, 0.0, grad / safe)
+    centered = x - x.mean(dims, keepdim=True)
+    dof = max(_count(x.shape, dims) - ctx.correction, 0)  # clamped, as in the forward
+    return grad * centered / dof
 
 
 class Norm(Function):

@@ -13,6 +13,7 @@ from .. import ops
 from ..memory_formats import check_memory_format, preserve_format
 from ..ops import arrange, strided
 from ..ops.split import chunk, split, unbind
+from ..ops.view_in_place import view_in_place
 
 
 class TensorShape:
@@ -153,6 +154,27 @@ class TensorShape:
 
     def as_strided(self, size, stride, storage_offset=None):
         return strided.as_strided(self, size, stride, storage_offset)
+
+    # --- in-place views: the same ops, the tensor itself taking the result's geometry -------
+    def as_strided_(self, size, stride, storage_offset=None):
+        return view_in_place(self, strided.as_strided, size, stride, storage_offset)
+
+    def t_(self):
+        return view_in_place(self, ops.t)
+
+    def transpose_(self, dim0, dim1):
+        return view_in_place(self, ops.transpose, dim0, dim1)
+
+    def swapdims_(self, dim0, dim1):
+        return view_in_place(self, arrange.swapaxes, dim0, dim1)
+
+    swapaxes_ = swapdims_
+
+    def squeeze_(self, dim=None):
+        return view_in_place(self, ops.squeeze, dim)
+
+    def unsqueeze_(self, dim):
+        return view_in_place(self, ops.unsqueeze, dim)
 
     def unfold(self, dimension, size, step):
         return strided.unfold(self, dimension, size, step)

@@ -24,7 +24,8 @@ from ..autograd.saved_tensor_hooks import saved_tensors_hooks
 from ..nn.containers import Sequential
 from ..tensor_base import TensorBase
 
-__all__ = ["CheckpointError", "checkpoint", "checkpoint_sequential"]
+__all__ = ["CheckpointError", "GraphExecGroup", "checkpoint", "checkpoint_sequential",
+           "set_checkpoint_debug_enabled", "set_checkpoint_early_stop"]
 
 USE_REENTRANT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -37,6 +38,57 @@ DEBUG_TIP = (
     "`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n"
     "with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to\n"
     "enable checkpoint\u2011debug mode globally.\n")
+
+
+DEBUG_EXPLAINED = (
+    "\nERROR: Detected non-determinism while running activation checkpointing\n\n"
+    "You are seeing this error because you passed `debug=True` to checkpoint and tensors to be "
+    "saved during the original forward and differ between those saved during recomputation. "
+    "This can happen if different operators were ran in the original forward and in the "
+    "recomputation.\n")
+OVERLAPPING = (
+    "Performing two backward calls that overlap (i.e. require the same saved activation in "
+    "order to compute gradients) is not allowed while under the "
+    "torch.utils.checkpoint.GraphExecGroup context. ")
+
+# what the context managers below set, for every checkpoint made (or run) under them;
+# None: each checkpoint's own argument decides
+_settings = {"early_stop": None, "debug": None, "group": None}
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable: bool):
+    """Checkpoints made under it stop recomputing once all they need is saved (or not)."""
+    previous, _settings["early_stop"] = _settings["early_stop"], enable
+    try:
+        yield
+    finally:
+        _settings["early_stop"] = previous
+
+
+@contextlib.contextmanager
+def set_checkpoint_debug_enabled(enabled: bool | None):
+    """Overrides every checkpoint's ``debug`` argument (``None``: leaves it to them)."""
+    previous, _settings["debug"] = _settings["debug"], enabled
+    try:
+        yield
+    finally:
+        _settings["debug"] = previous
+
+
+class GraphExecGroup:
+    """Backward calls made under one instance recompute each checkpoint at most once (they
+    must then use disjoint parts of the graph: unpacking a tensor twice is an error)."""
+
+    def __enter__(self) -> GraphExecGroup:
+        if _settings["group"] is not None:
+            raise RuntimeError(f"GraphExecGroup contexts cannot be nested. Already inside "
+                               f"group {_settings['group']}")
+        _settings["group"] = self
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        _settings["group"] = None
 
 
 REENTRANT_NEEDS_BACKWARD = (
@@ -63,8 +115,9 @@ class _Recomputation:
     again). The tensor inputs are kept as saved tensors, as PyTorch keeps them: the saved-tensor
     hooks around the call see them, and an input changed in place before backward is an error."""
 
-    def __init__(self, function, args, kwargs, rng_state, early_stop: bool, context) -> None:
-        self.function, self.kwargs = function, kwargs
+    def __init__(self, function, args, kwargs, rng_state, early_stop: bool, context,
+                 debug: bool) -> None:
+        self.function, self.kwargs, self.debug = function, kwargs, debug
         self.args = [SavedTensor(a, is_output=False) if isinstance(a, TensorBase) else a
                      for a in args]
         self.rng_state, self.early_stop, self.context = rng_state, early_stop, context
@@ -76,17 +129,21 @@ class _Recomputation:
         return len(self.saved) - 1
 
     def unpack(self, index: int):
-        task = hooks.current_graph_task()
-        key = None if task is None else task.id
+        """The recomputed tensor: one recomputation per backward pass (or per
+        ``GraphExecGroup``); outside backward, a recomputation of its own, not kept."""
+        task, group = hooks.current_graph_task(), _settings["group"]
+        if task is None and group is None:
+            return self._recompute()[index]
+        key = task.id if group is None else group
         if key not in self.recomputed:
             self.recomputed[key] = self._recompute()
         values = self.recomputed[key]
         if values[index] is None:
             raise CheckpointError(
                 "torch.utils.checkpoint: Unpack is being triggered for a tensor that was "
-                "already unpacked once. If you are calling ctx.saved_tensors in backward, make "
-                "sure to do so only once. Otherwise please open an issue with details on your "
-                "use case.")
+                f"already unpacked once. {'' if group is None else OVERLAPPING}If you are "
+                "calling ctx.saved_tensors in backward, make sure to do so only once. Otherwise "
+                "please open an issue with details on your use case.")
         value, values[index] = values[index], None
         return value
 
@@ -94,6 +151,10 @@ class _Recomputation:
         values = []
 
         def keep(tensor) -> None:
+            if len(values) == len(self.saved):  # (only without early stop)
+                raise CheckpointError("torch.utils.checkpoint: trying to save more tensors "
+                                      "during recomputation than during the original forward "
+                                      f"pass.\n{DEBUG_TIP}")
             values.append(tensor.detach() if tensor.requires_grad else tensor)
             if self.early_stop and len(values) == len(self.saved):
                 raise _StopRecomputing  # the rest of the function is not needed
@@ -116,6 +177,20 @@ class _Recomputation:
         return [a.unpack(None) if isinstance(a, SavedTensor) else a for a in self.args]
 
     def _check(self, values: list) -> None:
+        """The recomputation saved what the first run saved; else PyTorch's error, or with
+        ``debug`` (instead) an explanation listing what each run saved."""
+        try:
+            self._compare(values)
+        except CheckpointError:
+            if not self.debug:
+                raise
+            saved = "".join(f"  {meta}\n" for meta in self.saved)
+            again = "".join(f"  {_metadata(value)}\n" for value in values)
+            raise CheckpointError(f"Tensors saved during the original forward:\n{saved}"
+                                  f"Tensors saved during recomputation:\n{again}"
+                                  f"{DEBUG_EXPLAINED}") from None
+
+    def _compare(self, values: list) -> None:
         if len(values) != len(self.saved):
             raise CheckpointError(
                 "torch.utils.checkpoint: A different number of tensors was saved during the "
@@ -157,7 +232,11 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=No
     rng_state = _random.get_rng_state() if preserve else None
     forward_context, recompute_context = (context_fn() if context_fn is not None else
                                           (contextlib.nullcontext(), contextlib.nullcontext()))
-    call = _Recomputation(function, args, kwargs, rng_state, early_stop, recompute_context)
+    if _settings["early_stop"] is not None:
+        early_stop = _settings["early_stop"]
+    debug = debug if _settings["debug"] is None else _settings["debug"]
+    call = _Recomputation(function, args, kwargs, rng_state, early_stop, recompute_context,
+                          debug)
     with saved_tensors_hooks(call.pack, call.unpack), forward_context:
         return function(*args, **kwargs)
 

@@ -15,9 +15,16 @@ from ...autograd import hooks
 from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.node import AccumulateGrad, Node
 from . import _autograd, _functions
+from ._cached_tensors import (
+    _add_cached_tensor,
+    _is_cached_tensor,
+    _remove_cached_tensor,
+    _set_cached_tensors_enabled,
+)
 
-__all__ = ["_WeakTensorRef", "_autograd", "_current_autograd_node", "_current_graph_task_id",
-           "_functions", "_will_engine_execute_node", "is_grad_enabled"]
+__all__ = ["_WeakTensorRef", "_add_cached_tensor", "_autograd", "_current_autograd_node",
+           "_current_graph_task_id", "_functions", "_is_cached_tensor", "_remove_cached_tensor",
+           "_set_cached_tensors_enabled", "_will_engine_execute_node", "is_grad_enabled"]
 
 
 class _WeakTensorRef:

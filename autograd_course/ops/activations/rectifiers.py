@@ -42,26 +42,48 @@ class Relu(Function):
 
 
 class ThresholdBackward(Function):
-    """relu's backward as one op (PyTorch's ``threshold_backward``): grad where y > 0, else 0
-    (a choice, not a product with a 0/1 mask: a NaN or inf gradient where y <= 0 gives 0, as in
-    PyTorch). Its own derivative: the same choice on the incoming gradient, zeros for y."""
+    """relu's backward as one op (PyTorch's ``threshold_backward``): grad where y > threshold
+    (0 for relu), else 0 (a choice, not a product with a 0/1 mask: a NaN or inf gradient where
+    y <= threshold gives 0, as in PyTorch). Its own derivative: the same choice on the incoming
+    gradient, zeros for y."""
 
     node_name = "ThresholdBackwardBackward0"
     jvp = forward_ad.elementwise
     saved_names = ("self",)
 
     @staticmethod
-    def forward(ctx, grad, y):
+    def forward(ctx, grad, y, threshold=0):
         ctx.save_for_backward(y)
+        ctx.threshold = threshold
         zero = grad._data.dtype.type(0)  # of grad's dtype: the choice makes no second copy
-        return grad._new(grad._xp.where(y._data > 0, grad._data, zero))
+        return grad._new(grad._xp.where(y._data > threshold, grad._data, zero))
 
     @staticmethod
     def backward(ctx, gg):
         (y,) = ctx.saved_tensors
-        need_grad, need_y = ctx.needs_input_grad
-        return (ThresholdBackward.apply(gg, y) if need_grad else None,
-                gg._new(gg._xp.zeros_like(gg._data)) if need_y else None)
+        need_grad, need_y = ctx.needs_input_grad[:2]
+        return (ThresholdBackward.apply(gg, y, ctx.threshold) if need_grad else None,
+                gg._new(gg._xp.zeros_like(gg._data)) if need_y else None, None)
+
+
+# --- threshold: f(x) = x (x > t), value (x <= t);  f'(x) = 1 or 0 -----------------------------
+class Threshold(Function):
+    """y = x where x > threshold, else ``value``;  dy/dx = 1 where x > threshold, else 0."""
+
+    node_name = "ThresholdBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, threshold, value):
+        ctx.save_for_backward(x)
+        ctx.threshold = threshold
+        data = x._data
+        return x._new(x._xp.where(data > threshold, data, data.dtype.type(value)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return ThresholdBackward.apply(grad, x, ctx.threshold), None, None
 
 
 # --- leaky_relu: f(x) = x (x > 0), slope·x (x ≤ 0);  f'(x) = 1 or slope;  f'' = 0 ------------
@@ -229,6 +251,21 @@ class Prelu(Function):
 # --- the functions ----------------------------------------------------------------------------
 # inplace=True: x is overwritten (ops/inplace.py); leaky_relu's and elu's then save their result
 LeakyRelu_, Elu_ = map(written_in_place, (LeakyReluInplace, EluInplace))
+
+
+class ThresholdInplace(Threshold):
+    node_name = "ThresholdBackward1"  # PyTorch's name for threshold_'s node
+
+
+Threshold_ = written_in_place(ThresholdInplace)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x where x > ``threshold``, else ``value`` (relu is threshold 0, value 0)."""
+    if inplace:
+        check_inplace(input)
+        return Threshold_.apply(input, threshold, value)
+    return Threshold.apply(input, threshold, value)
 
 
 def relu(input: Tensor) -> Tensor:

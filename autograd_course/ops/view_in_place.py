@@ -1,0 +1,36 @@
+"""In-place view ops: ``x.t_()``, ``x.transpose_(0, 1)``, ``x.squeeze_(0)``, ``x.unsqueeze_(0)``,
+``x.swapdims_(0, 1)``, ``x.as_strided_(size, stride)``.
+
+They change only how ``x`` looks at its memory (shape, strides, offset), never the values, so
+there is no new backward to write: ``x`` takes the geometry and the history of the same op
+taken out of place (``x.t()``, whose node is ``TBackward0``). What PyTorch adds, and so does
+this module, are its refusals: in grad mode, a leaf that requires grad may not change (as for
+any in-place op), and a view made in a way that forbids writing into it (under no_grad, by an
+op with several view outputs such as ``unbind``, inside a custom Function) may not change
+either; the tensor keeps the reason, so a later write into it is refused as before. Under
+no_grad a view with a history gets it afresh from its base
+(``AsStridedBackward0``), as PyTorch does when it next reads the view's ``grad_fn``.
+"""
+
+from __future__ import annotations
+
+from .. import _messages
+from ..autograd import grad_mode, views
+
+
+def view_in_place(tensor, view_op, *args):
+    """``tensor`` becomes ``view_op(tensor, *args)``: its geometry, and its history if
+    recorded. Returns ``tensor``."""
+    if grad_mode.is_grad_enabled():
+        if tensor._requires_grad and tensor.grad_fn is None:
+            raise RuntimeError(_messages.LEAF_IN_PLACE)
+        if tensor._creation_meta is not None and (tensor._requires_grad
+                                                  or views.made_in_no_grad(tensor)):
+            raise RuntimeError(views.refusal(tensor, tensor._creation_meta))
+    view = view_op(tensor, *args)
+    tensor._data = view._data
+    if view.grad_fn is not None:
+        tensor.grad_fn, tensor._output_nr = view.grad_fn, view._output_nr
+    elif tensor._base is not None and tensor.grad_fn is not None:
+        views.refresh_views(tensor._base, [tensor])
+    return tensor
