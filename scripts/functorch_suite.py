@@ -42,13 +42,10 @@ import collections
 import contextlib
 import functools
 import inspect
-import json
 import os
 import re
 import signal
-import subprocess
 import sys
-import tempfile
 import types
 import unittest
 import warnings
@@ -270,20 +267,6 @@ def readme_problems(torch_results: dict, here: dict, readme: str) -> list[str]:
     return problems
 
 
-def _run_in_subprocess(side: str, args) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, f"{side}.json")
-        command = [sys.executable, os.path.abspath(__file__), args.test_file, "--side", side,
-                   "--json", out, "--timeout", str(args.timeout), "--quiet"]
-        command += ["-k", args.k] if args.k else []
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0 or not os.path.exists(out):
-            sys.stderr.write(done.stdout[-3000:] + done.stderr[-6000:])
-            raise SystemExit(f"the {side} run failed (exit {done.returncode})")
-        with open(out, encoding="utf-8") as f:
-            return json.load(f)
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("test_file", help="a local copy of test_eager_transforms.py")
@@ -294,28 +277,7 @@ def main(argv=None) -> int:
     parser.add_argument("--readme", help="check the README's list of failing tests")
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.side:
-        results = run_side(args.test_file, args.side, args.k, args.timeout)
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(results, f, indent=1)
-        if not args.quiet:
-            for name, (status, detail) in sorted(results.items()):
-                print(f"{status:<8} {name}  {detail}")
-        return 0
-    torch_results = _run_in_subprocess("torch", args)
-    here = _run_in_subprocess("shim", args)
-    print(report(torch_results, here))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"torch": torch_results, "here": here}, f, indent=1)
-    if args.readme:
-        with open(args.readme, encoding="utf-8") as f:
-            problems = readme_problems(torch_results, here, f.read())
-        print("\n".join(["README:", *problems]) if problems else "README: the list is complete")
-        return 1 if problems else 0
-    return 0
-
+    return base.run_main(__file__, args, run_side, report, readme_problems)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -679,20 +679,47 @@ def report(torch_results: dict, shim_results: dict) -> str:
     return "\n".join(lines)
 
 
-def _run_in_subprocess(side: str, args) -> dict:
+def _run_in_subprocess(script: str, side: str, args, extra: tuple) -> dict:
+    """One side's results, from ``script --side SIDE`` run in a process of its own."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, f"{side}.json")
-        command = [sys.executable, os.path.abspath(__file__), args.test_file, "--side", side,
+        command = [sys.executable, os.path.abspath(script), args.test_file, "--side", side,
                    "--json", out, "--timeout", str(args.timeout), "--quiet"]
-        if args.k:
-            command += ["-k", args.k]
-        command += ["--class", CLASS] + (["--forward-ad"] if FORWARD_AD_ONLY[0] else [])
+        command += (["-k", args.k] if args.k else []) + list(extra)
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0 or not os.path.exists(out):
             sys.stderr.write(done.stdout[-3000:] + done.stderr[-6000:])
             raise SystemExit(f"the {side} run failed (exit {done.returncode})")
         with open(out, encoding="utf-8") as f:
             return json.load(f)
+
+
+def run_main(script: str, args, run_side, report, readme_problems, extra: tuple = ()) -> int:
+    """What a suite script does with its parsed ``args`` (this one's, ``functorch_suite.py``'s):
+    with ``--side``, run that side here and print or keep its results; else run both sides,
+    each in its own process, print ``report``, keep ``--json`` and check ``--readme``."""
+    if args.side:
+        results = run_side(args.test_file, args.side, args.k, args.timeout)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(results, f, indent=1)
+        if not args.quiet:
+            for name, (status, detail) in sorted(results.items()):
+                print(f"{status:<8} {name}  {detail}")
+            print(collections.Counter(s for s, _ in results.values()))
+        return 0
+    torch_results = _run_in_subprocess(script, "torch", args, extra)
+    here = _run_in_subprocess(script, "shim", args, extra)
+    print(report(torch_results, here))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"torch": torch_results, "here": here}, f, indent=1)
+    if args.readme:
+        with open(args.readme, encoding="utf-8") as f:
+            problems = readme_problems(torch_results, here, f.read())
+        print("\n".join(["README:", *problems]) if problems else "README: the list is complete")
+        return 1 if problems else 0
+    return 0
 
 
 README_SECTION = "#### What still fails there, and why"
@@ -730,29 +757,8 @@ def main(argv=None) -> int:
                         "rule (in TestAutograd: run only the tests it leaves out)")
     args = parser.parse_args(argv)
     CLASS, FORWARD_AD_ONLY[0] = args.cls, args.forward_ad
-    if args.side:
-        results = run_side(args.test_file, args.side, args.k, args.timeout)
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(results, f, indent=1)
-        if not args.quiet:
-            for name, (status, detail) in sorted(results.items()):
-                print(f"{status:<8} {name}  {detail}")
-            print(collections.Counter(s for s, _ in results.values()))
-        return 0
-    torch_results = _run_in_subprocess("torch", args)
-    shim_results = _run_in_subprocess("shim", args)
-    print(report(torch_results, shim_results))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"torch": torch_results, "here": shim_results}, f, indent=1)
-    if args.readme:
-        with open(args.readme, encoding="utf-8") as f:
-            problems = readme_problems(torch_results, shim_results, f.read())
-        print("\n".join(["README:", *problems]) if problems else "README: the list is complete")
-        return 1 if problems else 0
-    return 0
-
+    extra = ["--class", CLASS] + (["--forward-ad"] if FORWARD_AD_ONLY[0] else [])
+    return run_main(__file__, args, run_side, report, readme_problems, tuple(extra))
 
 if __name__ == "__main__":
     sys.exit(main())
