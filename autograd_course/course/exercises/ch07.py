@@ -135,20 +135,31 @@ def _reference_params(seed: int, zero: str) -> list:
     return [to_numpy(p) for p in model.parameters()]
 
 
-@checker
-def check_training_loop(train: Callable[..., Any]) -> None:
-    """Exercise 7.2: ``train(model, optimizer, batches, loss_fn)`` trains correctly."""
-    if is_placeholder(train):
+def _run_on_small_problem(fn: Callable[..., Any], stale_grads: bool = False) -> tuple:
+    """Run the learner's ``fn(model, optimizer, batches, mse_loss)`` on a fresh small problem
+    (with ``stale_grads``, every parameter starts with a gradient left from an earlier step, to
+    be cleared): the seed, the parameters afterwards, the optimizer steps it took, and the
+    number of batches."""
+    if is_placeholder(fn):
         raise NotAttempted
     seed = int(np.random.default_rng().integers(2**30))
     model, batches = _small_problem(seed)
     optimizer = SGD(model.parameters(), lr=0.1)
+    if stale_grads:
+        for p in model.parameters():
+            p.grad = p.detach() * 0 + 1
     steps = _count_steps(optimizer)
     try:
-        train(model, optimizer, batches, mse_loss)
+        fn(model, optimizer, batches, mse_loss)
     except NotImplementedError as e:
         raise not_attempted_or_error(e) from e
-    got = [to_numpy(p) for p in model.parameters()]
+    return seed, [to_numpy(p) for p in model.parameters()], steps, len(batches)
+
+
+@checker
+def check_training_loop(train: Callable[..., Any]) -> None:
+    """Exercise 7.2: ``train(model, optimizer, batches, loss_fn)`` trains correctly."""
+    seed, got, steps, _ = _run_on_small_problem(train)
     if not steps:
         raise Mismatch(msg("ch07.train.no_step"))
     if _matches(got, _reference_params(seed, "never")):
@@ -197,19 +208,7 @@ def _accumulated_reference(seed: int, mistake: str) -> list:
 def check_accumulated_step(accumulated_step: Callable[..., Any]) -> None:
     """Exercise 7.3: ``accumulated_step(model, optimizer, micro_batches, loss_fn)`` makes the
     step that one batch made of all the micro-batches would make (equal sizes, mean loss)."""
-    if is_placeholder(accumulated_step):
-        raise NotAttempted
-    seed = int(np.random.default_rng().integers(2**30))
-    model, batches = _small_problem(seed)
-    optimizer = SGD(model.parameters(), lr=0.1)
-    for p in model.parameters():  # a stale gradient from an earlier step, to be cleared
-        p.grad = p.detach() * 0 + 1
-    steps = _count_steps(optimizer)
-    try:
-        accumulated_step(model, optimizer, batches, mse_loss)
-    except NotImplementedError as e:
-        raise not_attempted_or_error(e) from e
-    got = [to_numpy(p) for p in model.parameters()]
+    seed, got, steps, n_batches = _run_on_small_problem(accumulated_step, stale_grads=True)
     if not steps:
         raise Mismatch(msg("ch07.accum.no_step"))
     if len(steps) > 1 or _matches(got, _accumulated_reference(seed, "step_each")):
@@ -217,6 +216,6 @@ def check_accumulated_step(accumulated_step: Callable[..., Any]) -> None:
     for mistake, key in (("zero_inside", "ch07.accum.zero_inside"),
                          ("unscaled", "ch07.accum.unscaled")):
         if _matches(got, _accumulated_reference(seed, mistake)):
-            raise Mismatch(msg(key, n=len(batches)))
+            raise Mismatch(msg(key, n=n_batches))
     for name, g, w in zip(("weight", "bias"), got, _accumulated_reference(seed, "none")):
         compare_tensors(g, w, msg("ch07.train.name", name=name), rtol=1e-5, atol=1e-7)
