@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import grad_mode, views
+from . import forward_custom, grad_mode, views
 from .forward_switch import _is_fwd_grad_enabled, _set_fwd_grad_enabled, switch  # noqa: F401
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
@@ -272,8 +272,10 @@ def needs_input_grad(ctx, args: tuple) -> tuple:
 def propagate(ctx, args: tuple, outputs, record: bool):
     """Finish ``Function.apply`` for a call with a dual input: the outputs' tangents by the
     op's ``jvp`` rule, then the call recorded (or not) as usual, then the tangents attached."""
-    tangents = _output_tangents(ctx, args, outputs)
+    given = [tangent_of(a) for a in args]
+    tangents = _output_tangents(ctx, args, outputs, given)
     raw = outputs if isinstance(outputs, tuple) else (outputs,)
+    dirty = ctx.dirty  # (recording forgets it)
     if ctx.dirty:  # written in place: so is its tangent, as in PyTorch (x.mul_(2): t.mul_(2))
         tangents = tuple(_in_place(out, t) for out, t in zip(raw, tangents))
     for out, t in zip(raw, tangents):  # before recording: a saved output keeps its tangent
@@ -282,7 +284,10 @@ def propagate(ctx, args: tuple, outputs, record: bool):
         outputs = ctx.record(args, outputs)
     elif ctx.dirty or not ctx._builtin:  # (as function.py's _finish)
         outputs = views.as_outputs(ctx, args, outputs)
-    for out, t in zip(outputs if isinstance(outputs, tuple) else (outputs,), tangents):
+    final = outputs if isinstance(outputs, tuple) else (outputs,)
+    if not ctx._builtin:  # a learner's jvp: its tangents must alias as its outputs do
+        forward_custom.check_views(args, given, dirty, raw, final, tangents)
+    for out, t in zip(final, tangents):
         _attach(ctx, out, t)
     return outputs
 
@@ -327,7 +332,7 @@ def _forward_again(ctx, args: tuple, needs: tuple):
     return fresh
 
 
-def _output_tangents(ctx, args: tuple, outputs) -> tuple:
+def _output_tangents(ctx, args: tuple, outputs, given: list) -> tuple:
     needs = needs_input_grad(ctx, args)
     if ctx._builtin and needs != ctx.needs_input_grad and not ctx.dirty:
         ctx = _forward_again(ctx, args, needs)
@@ -335,7 +340,7 @@ def _output_tangents(ctx, args: tuple, outputs) -> tuple:
     rule = getattr(cls, "jvp", None)
     if rule is None:
         raise NotImplementedError(_missing_rule(cls) if ctx._builtin else NO_CUSTOM_JVP)
-    tangents = [tangent_of(a) for a in args]
+    tangents, before = list(given), forward_custom.versions(given)
     saved = ctx.to_save
     if not ctx._builtin:  # a learner's Function: zeros for a float tensor without one, and
         tangents = [a.new_zeros(a.shape) if t is None and _floating(a) else t
@@ -355,16 +360,15 @@ def _output_tangents(ctx, args: tuple, outputs) -> tuple:
     if not ctx._builtin and len(result) != n:
         raise RuntimeError(f"jvp function returned {len(result)} outputs but forward returned "
                            f"{n} outputs")
-    for k, (out, t) in enumerate(zip(outputs if isinstance(outputs, tuple) else (outputs,),
-                                     result)):
+    raw = outputs if isinstance(outputs, tuple) else (outputs,)
+    for k, (out, t) in enumerate(zip(raw, result)):
         if not ctx._builtin and t is not None and not (
                 _floating(out) and not any(out is d for d in ctx.non_differentiable)):
             raise RuntimeError(f"Function's jvp returned a gradient at position {k}, but  the "
                                "corresponding forward output is not a differentiable Tensor."
                                "You should return None at that position instead.")
-        changed = [i for i, a in enumerate(args) if a is out and any(out is d for d in ctx.dirty)]
-        if not ctx._builtin and changed and t is not tangents[changed[0]]:  # (written in place)
-            raise RuntimeError("jvp function must modify the corresponding gradient inplace")
+    if not ctx._builtin:  # a dirty input's tangent written in place, and returned as is
+        forward_custom.check_dirty(args, ctx.dirty, raw, result, given, before)
     return tuple(result) + (None,) * (n - len(result))
 
 

@@ -18,7 +18,7 @@ import warnings
 from .. import _messages
 from ..compat.legacy_ctx import LegacyCtx
 from ..tensor_base import TensorBase
-from . import anomaly, backward_result, forward_ad, grad_mode, saved_names, views
+from . import anomaly, backward_result, forward_ad, forward_custom, grad_mode, saved_names, views
 from .node import Node, link_inputs, next_sequence_nr
 from .saved_tensor import SavedTensor, raw_all, unpack_all
 
@@ -203,15 +203,12 @@ class Function(backward_result.VjpIsBackward):
         enabled = grad_mode.state.enabled  # (off under no_grad, and in backward formulas)
         record = enabled and True in ctx.needs_input_grad
         _number(ctx, record)
-        grad_mode.state.enabled = False  # forward's own tensor ops must not be recorded
-        try:
+        with forward_custom.ForwardOff():  # forward's own ops: not recorded, no tangents
             if cls._setup_apart:  # forward(*inputs), then setup_context fills the ctx
                 outputs = cls.forward(*args)
                 cls.setup_context(ctx, args, outputs)
             else:
                 outputs = cls.forward(ctx, *args)
-        finally:
-            grad_mode.state.enabled = enabled
         return _finish(ctx, args, outputs, record)
 
 

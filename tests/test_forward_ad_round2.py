@@ -1,0 +1,235 @@
+"""Forward mode, round 2: what PyTorch checks of a custom Function's ``jvp`` (views and in-place
+tangents), gradcheck's forward-mode switches and checks, and ops without a forward rule.
+Each behaviour is run on both libraries (the torch oracle) and compared."""
+
+from __future__ import annotations
+
+import pytest
+
+import autograd_course as ag
+
+
+def fwad(m):
+    return m.autograd.forward_ad
+
+
+def outcome(call):
+    """('ok', value) or (exception type name, message)."""
+    try:
+        return "ok", call()
+    except Exception as e:  # noqa: BLE001 - the failure is the result compared
+        return type(e).__name__, str(e)
+
+
+# --- a custom Function whose forward returns an input as is, or a view of one ---------------
+def returning_input(m, second_tangent):
+    """forward returns (x + y, x): the second output is x itself, a view of it for autograd."""
+    class ReturnsInput(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x + y, x
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 + g2, g1
+
+        @staticmethod
+        def jvp(ctx, x_t, y_t):
+            return x_t + y_t, second_tangent(x_t)
+
+    return ReturnsInput
+
+
+@pytest.mark.parametrize("requires_grad", [True, False])
+@pytest.mark.parametrize("kind", ["view_as", "itself", "times_two"])
+def test_jvp_of_an_input_returned_as_is_must_be_a_view_of_its_tangent(torch_oracle, kind,
+                                                                       requires_grad):
+    def run(m):
+        second = {"view_as": lambda t: t.view_as(t), "itself": lambda t: t,
+                  "times_two": lambda t: t * 2}[kind]
+        fn = returning_input(m, second)
+        a = m.tensor(1.0, dtype=m.float64, requires_grad=requires_grad)
+        t = m.tensor(3.0, dtype=m.float64)
+        b = m.tensor(2.0, dtype=m.float64)
+        with fwad(m).dual_level():
+            dual = fwad(m).make_dual(a, t)
+
+            def call():
+                _, second_out = fn.apply(dual, b)
+                tangent = fwad(m).unpack_dual(second_out).tangent
+                return tangent._base is t, tangent.item()
+            return outcome(call)
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours == theirs
+    assert (theirs[0] == "ok") == (kind == "view_as")
+
+
+class _Narrow:
+    """forward returns foo[:2] (a view); jvp returns what ``flag`` says."""
+
+    @staticmethod
+    def make(m):
+        class Narrow(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, foo, flag):
+                ctx.flag = flag
+                return foo.narrow(0, 0, 2)
+
+            @staticmethod
+            def backward(ctx, g):
+                grad = g.new_zeros((4, 3))
+                grad.narrow(0, 0, 2).copy_(g)
+                return grad, None
+
+            @staticmethod
+            def jvp(ctx, t, _):
+                out = t.narrow(0, 0, 2)
+                if ctx.flag != "view":
+                    out = out.clone()
+                if ctx.flag == "view_of_a_copy":
+                    out = out.view_as(out)
+                return out
+        return Narrow
+
+
+@pytest.mark.parametrize("through_a_view", [False, True])
+@pytest.mark.parametrize("flag", ["view", "copy", "view_of_a_copy"])
+def test_jvp_of_a_view_must_be_the_same_view_of_the_tangent(torch_oracle, flag, through_a_view):
+    def run(m):
+        fn = _Narrow.make(m)
+        x = m.arange(12.0, dtype=m.float64).reshape(4, 3)
+        t = m.ones(4, 3, dtype=m.float64)
+        with fwad(m).dual_level():
+            dual = fwad(m).make_dual(x, t)
+            if through_a_view:  # the input is a view; its tangent a view of t
+                dual = dual.view_as(dual)
+
+            def call():
+                tangent = fwad(m).unpack_dual(fn.apply(dual, flag)).tangent
+                return tangent.tolist()
+            return outcome(call)
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours == theirs
+    assert (theirs[0] == "ok") == (flag == "view")
+
+
+def _gradcheck_outcome(m, fn, *args, **kwargs):
+    def call():
+        return m.autograd.gradcheck(fn, args, **kwargs)
+    kind, message = outcome(call)
+    return kind if kind == "ok" else message
+
+
+@pytest.mark.parametrize("flag", ["view", "copy", "view_of_a_copy"])
+def test_gradcheck_forward_mode_reports_the_view_checks(torch_oracle, flag):
+    def run(m):
+        fn = _Narrow.make(m)
+        x = m.arange(12.0, dtype=m.float64).reshape(4, 3).requires_grad_()
+        return _gradcheck_outcome(m, lambda a: fn.apply(a, flag), x, check_forward_ad=True)
+
+    assert run(ag) == run(torch_oracle)
+
+
+# --- a custom Function that changes its input in place (mark_dirty) -------------------------
+def doubling_in_place(m, jvp_kind):
+    class DoubleInPlace(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2 * g
+
+        @staticmethod
+        def jvp(ctx, t):
+            if jvp_kind == "in_place":
+                return t.mul_(2)
+            if jvp_kind == "untouched":
+                return t
+            if jvp_kind == "new_tensor":
+                return 2 * t
+            t.mul_(2)  # "in_place_copy": changed in place, but a copy returned
+            return t.clone()
+
+    return DoubleInPlace
+
+
+@pytest.mark.parametrize("requires_grad", [True, False])
+@pytest.mark.parametrize("jvp_kind", ["in_place", "untouched", "new_tensor", "in_place_copy"])
+def test_jvp_of_a_dirty_input_must_change_its_tangent_in_place(torch_oracle, jvp_kind,
+                                                               requires_grad):
+    def run(m):
+        fn = doubling_in_place(m, jvp_kind)
+        x = m.tensor([1.0, 2.0], requires_grad=requires_grad).clone()
+        with fwad(m).dual_level():
+            t = m.tensor([1.0, 3.0])
+            dual = fwad(m).make_dual(x, t)
+
+            def call():
+                out = fn.apply(dual)
+                tangent = fwad(m).unpack_dual(out).tangent
+                return out is dual, tangent is t, tangent.tolist(), out.tolist()
+            return outcome(call)
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours == theirs
+    assert (theirs[0] == "ok") == (jvp_kind == "in_place")
+
+
+def test_forward_of_a_custom_function_runs_without_tangents(torch_oracle):
+    """Inside forward, the inputs show no tangent and its ops make none (PyTorch turns forward
+    mode off there); the jvp alone gives the output's tangent."""
+    def run(m):
+        seen = []
+
+        class Twice(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x * 2
+                seen.append(fwad(m).unpack_dual(y).tangent is None)
+                return y
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+            @staticmethod
+            def jvp(ctx, t):
+                return t * 5  # (deliberately not 2: the tangent must come from here)
+
+        with fwad(m).dual_level():
+            out = Twice.apply(fwad(m).make_dual(m.ones(2), m.ones(2)))
+            return seen, fwad(m).unpack_dual(out).tangent.tolist()
+
+    assert run(ag) == run(torch_oracle) == ([True], [5.0, 5.0])
+
+
+def test_gradcheck_forward_mode_catches_a_jvp_that_does_not_write_in_place(torch_oracle):
+    def run(m):
+        class DoubleInPlace(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, foo, in_place):
+                ctx.mark_dirty(foo)
+                ctx.in_place = in_place
+                return foo.mul_(2)
+
+            @staticmethod
+            def backward(ctx, g):
+                return 2 * g, None
+
+            @staticmethod
+            def jvp(ctx, t, _):
+                return t.mul_(2) if ctx.in_place else 2 * t
+
+        x = m.arange(4.0, dtype=m.float64).requires_grad_()
+        return [_gradcheck_outcome(m, lambda a, flag: DoubleInPlace.apply(a.clone(), flag),
+                                   x, in_place, check_forward_ad=True)
+                for in_place in (True, False)]
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours == theirs
+    assert theirs[0] == "ok" and "not modifying the forward mode gradients inplace" in theirs[1]
