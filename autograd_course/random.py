@@ -161,6 +161,12 @@ def _normal_rows_f64(u: np.ndarray, mean: float, std: float) -> np.ndarray:
 
 
 # ---- the generator ------------------------------------------------------------------------
+class refusal:
+    """While ``message`` is set, every draw raises it: what PyTorch's (legacy) vmap does with a
+    random op inside it, as gradcheck's batched forward check sees (gradcheck_forward.py)."""
+    message: str | None = None
+
+
 class Generator:
     """A CPU generator with torch.Generator's seeding, state layout and distributions.
 
@@ -227,6 +233,8 @@ class Generator:
 
     # -- raw draws
     def _u32(self, n: int) -> np.ndarray:
+        if refusal.message is not None:  # (gradcheck's batched check, as PyTorch's vmap)
+            raise RuntimeError(refusal.message)
         if n:
             self._fresh = False
         return self._bitgen.random_raw(n)                       # uint64 holding 32 bits

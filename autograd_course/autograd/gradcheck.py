@@ -12,6 +12,7 @@ Jacobian.
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -20,6 +21,7 @@ from .._backend import to_numpy
 from ..tensor_base import TensorBase
 from . import gradcheck_forward
 from .engine import grad
+from .gradcheck_messages import FAILED_BATCHED_GRAD_MSG, NOT_REENTRANT
 
 
 class GradcheckError(RuntimeError):
@@ -65,24 +67,6 @@ def _check_same_kind(minus, plus, eps, index=None) -> None:
             raise AssertionError(
                 "Expected `func` to return outputs with the same dtype when inputs are "
                 f"perturbed {on_index}by {eps}, but got: dtypes {dtype_a} and {dtype_b}.")
-
-
-NOT_REENTRANT = (
-    "Backward is not reentrant, i.e., running backward with same input and grad_output "
-    "multiple times gives different values, although analytical gradient matches numerical "
-    "gradient.The tolerance for nondeterminism was {tol}.\n\n\n"
-    "NOTE: If your op relies on non-deterministic operations i.e., it is listed here:\n"
-    "https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html\n"
-    "this failure might be expected.\n\n"
-    "If you are adding a new operator, please file an issue and then use one of the\n"
-    "workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.\n"
-    "If the test\n"
-    "- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n"
-    "  with `nondet_tol=<tol>` as a keyword argument.\n"
-    "- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test\n"
-    "  to have `gradcheck_nondet_tol=<tol>`.\n"
-    "- is a Module test (e.g., in common_nn.py), then modify the corresponding\n"
-    "  module_test entry to have `gradcheck_nondet_tol=<tol>`\n")
 
 
 def _reentrant(first, second, nondet_tol) -> bool:
@@ -161,6 +145,9 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     if check_batched_grad and not check_backward_ad:
         raise AssertionError(
             "Setting check_batched_grad=True requires check_backward_ad to be True")
+    if check_batched_forward_grad and not check_forward_ad:
+        raise AssertionError(
+            "Setting check_batched_forward_grad=True requires check_forward_ad to be True")
     inputs = _as_tuple(inputs)
     checked = _tensor_inputs(inputs)
     if not checked:
@@ -177,19 +164,26 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                 UserWarning,
                 stacklevel=2,
             )
-    if check_forward_ad and not gradcheck_forward.check(  # one JVP per input element
-            func, inputs, numerical_jacobian(func, inputs, eps), rtol, atol,
-            lambda message: _fail(message, raise_exception)):
+    check = _fast_check if fast_mode else _slow_check  # backward first, as PyTorch
+    if check_backward_ad and not check(func, inputs, eps, atol, rtol, raise_exception,
+                                       nondet_tol):
         return False
-    if not check_backward_ad:
-        return True
-    if fast_mode:
-        passed = _fast_check(func, inputs, eps, atol, rtol, raise_exception, nondet_tol)
-    else:
-        passed = _slow_check(func, inputs, eps, atol, rtol, raise_exception, nondet_tol)
-    if passed and check_batched_grad:
-        passed = _check_batched_grad(func, inputs, raise_exception)
-    return passed
+    if check_forward_ad and not _check_forward(func, inputs, eps, rtol, atol, raise_exception,
+                                               check_undefined_grad, check_batched_forward_grad):
+        return False
+    if check_backward_ad and check_batched_grad:
+        return _check_batched_grad(func, inputs, raise_exception)
+    return True
+
+
+def _check_forward(func, inputs, eps, rtol, atol, raise_exception, undefined, batched) -> bool:
+    """The forward-mode checks (gradcheck_forward.py): the Jacobian, one JVP per input element;
+    an input without tangent as one with a zero tangent; a batch of tangents."""
+    fail = functools.partial(_fail, raise_exception=raise_exception)
+    numerical = numerical_jacobian(func, inputs, eps)
+    return (gradcheck_forward.check(func, inputs, numerical, rtol, atol, fail)
+            and (not undefined or gradcheck_forward.undefined_tangents(func, inputs, fail))
+            and (not batched or gradcheck_forward.batched(func, inputs, fail)))
 
 
 def _slow_check(func, inputs, eps, atol, rtol, raise_exception, nondet_tol=0.0) -> bool:
@@ -281,10 +275,6 @@ def _directional_derivative(func, inputs, x, u, eps) -> list:
     data[...] = original
     _check_same_kind(minus, plus, eps)
     return [(p - m) / (2 * eps) for (*_, p), (*_, m) in zip(plus, minus)]
-
-
-FAILED_BATCHED_GRAD_MSG = (
-    "gradcheck or gradgradcheck failed while testing batched gradient computation.")
 
 
 def _check_batched_grad(func, inputs, raise_exception) -> bool:
