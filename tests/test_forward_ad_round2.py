@@ -4,6 +4,8 @@ Each behaviour is run on both libraries (the torch oracle) and compared."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 import autograd_course as ag
@@ -17,7 +19,7 @@ def outcome(call):
     """('ok', value) or (exception type name, message)."""
     try:
         return "ok", call()
-    except Exception as e:  # noqa: BLE001 - the failure is the result compared
+    except Exception as e:  # the failure is the result compared
         return type(e).__name__, str(e)
 
 
@@ -233,3 +235,149 @@ def test_gradcheck_forward_mode_catches_a_jvp_that_does_not_write_in_place(torch
     ours, theirs = run(ag), run(torch_oracle)
     assert ours == theirs
     assert theirs[0] == "ok" and "not modifying the forward mode gradients inplace" in theirs[1]
+
+
+# --- gradcheck's forward-mode switches -------------------------------------------------------
+def broken_sides(m, fwd_bad, bwd_bad):
+    class Twice(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            if bwd_bad:
+                raise RuntimeError("broken backward")
+            return 2 * g
+
+        @staticmethod
+        def jvp(ctx, t):
+            if fwd_bad:
+                raise RuntimeError("broken jvp")
+            return 2 * t
+
+    return Twice
+
+
+@pytest.mark.parametrize("fast_mode", [True, False])
+def test_gradcheck_runs_only_the_sides_asked_for_backward_first(torch_oracle, fast_mode):
+    def run(m):
+        results = []
+        x = m.tensor([0.5, 1.5], dtype=m.float64, requires_grad=True)
+        for forward_ad in (True, False):
+            for backward_ad in (True, False):
+                for fwd_bad in (True, False):
+                    for bwd_bad in (True, False):
+                        fn = broken_sides(m, fwd_bad, bwd_bad)
+                        results.append(_gradcheck_outcome(
+                            m, fn.apply, x, check_forward_ad=forward_ad,
+                            check_backward_ad=backward_ad, check_undefined_grad=backward_ad,
+                            check_batched_grad=False, fast_mode=fast_mode))
+        return results
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours == theirs
+    assert "broken backward" in theirs[0]  # both broken, both checked: backward's failure
+    assert "broken jvp" in theirs[1] and theirs[3] == "ok"
+    assert theirs[-1].startswith("Expected at least one of check_forward_ad")
+
+
+def test_gradcheck_batched_forward_grad_needs_forward_ad(torch_oracle):
+    def run(m):
+        x = m.ones(2, dtype=m.float64, requires_grad=True)
+        return _gradcheck_outcome(m, lambda a: a * 2, x, check_batched_forward_grad=True)
+
+    assert run(ag) == run(torch_oracle)
+
+
+def counting(m, calls):
+    class Copies(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x.clone(), y.clone()
+
+        @staticmethod
+        def jvp(ctx, x_t, y_t):
+            calls.append(1)
+            return x_t, y_t
+
+    return Copies
+
+
+@pytest.mark.parametrize("y_requires_grad", [True, False])
+def test_gradcheck_undefined_tangent_check_calls_the_jvp_as_pytorch(torch_oracle,
+                                                                    y_requires_grad):
+    """Per checked input: once with a zero tangent, once with none (no call at all when no
+    other input carries a tangent). Without and with the check."""
+    def run(m):
+        counts = []
+        for undefined in (False, True):
+            calls = []
+            x = m.tensor([0.5], dtype=m.float64, requires_grad=True)
+            y = m.tensor([0.25], dtype=m.float64, requires_grad=y_requires_grad)
+            m.autograd.gradcheck(counting(m, calls).apply, (x, y), check_forward_ad=True,
+                                 check_backward_ad=False, check_undefined_grad=undefined,
+                                 check_batched_grad=False)
+            counts.append(len(calls))
+        return counts
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_undefined_tangent_check_catches_a_function_that_treats_zero_apart(torch_oracle):
+    """A function whose tangent differs when an input has a zero tangent and when it has none
+    is caught (PyTorch's check is its private _test_undefined_forward_mode; ours is
+    gradcheck_forward.undefined_tangents): the same message, up to the random tangents."""
+    def func(m):
+        def f(x, y):
+            if fwad(m).unpack_dual(y).tangent is None:
+                return x * 2
+            return x + y
+        return f
+
+    def fail(message):
+        raise RuntimeError(message)
+
+    x = [m.tensor([0.5], dtype=m.float64, requires_grad=True) for m in (ag, torch_oracle)]
+    y = [m.tensor([0.25], dtype=m.float64, requires_grad=True) for m in (ag, torch_oracle)]
+    with pytest.raises(RuntimeError) as ours:
+        ag.autograd.gradcheck_forward.undefined_tangents(func(ag), (x[0], y[0]), fail)
+    module = importlib.import_module("torch.autograd.gradcheck")  # (the module, not the function)
+    theirs = outcome(lambda: module._test_undefined_forward_mode(func(torch_oracle), (),
+                                                                 (x[1], y[1])))
+    start = "('Mismatch in tangent values for output with index: ', 0, ' when input: ', tensor("
+    assert theirs[0] == "GradcheckError" and theirs[1].startswith(start)
+    assert str(ours.value).startswith(start)
+    assert ag.autograd.gradcheck_forward.undefined_tangents(  # a sound function passes
+        lambda a, b: a * b, (x[0], y[0]), fail) is True
+
+
+def test_gradcheck_batched_forward_check_refuses_random_draws(torch_oracle):
+    def run(m):
+        class Noisy(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+            @staticmethod
+            def jvp(ctx, t):
+                m.randn_like(t)
+                return t * 2
+
+        x = m.tensor([0.5, 1.0], dtype=m.float64, requires_grad=True)
+        plain = _gradcheck_outcome(m, Noisy.apply, x, check_forward_ad=True)
+        batched = _gradcheck_outcome(m, Noisy.apply, x, check_forward_ad=True,
+                                     check_batched_forward_grad=True)
+        ok = _gradcheck_outcome(m, lambda a, b: (a.clone(), a + b), x, 1,
+                                check_forward_ad=True, check_backward_ad=False,
+                                check_batched_grad=False, check_batched_forward_grad=True)
+        return plain, batched, ok
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours == theirs
+    assert theirs[0] == theirs[2] == "ok"
+    assert "vmap: We do not yet support calling random operations" in theirs[1]
