@@ -452,7 +452,9 @@ OP_CASES = [
                               ops.erf(x), ops.round(x * 3),
                               ops.trunc(x * 3), ops.frac(x * 3), ops.atan2(x, y),
                               ops.hypot(x, y), ops.lerp(x, y, 0.3), ops.lerp(x, y, y),
-                              ops.nan_to_num(x.log()), ops.clamp_min(x, 0.1)),
+                              ops.nan_to_num(x.log()), ops.clamp_min(x, 0.1),
+                              ops.igamma(y.detach() + 1, y),  # (no derivative in input)
+                              ops.igammac(y.detach() + 1, y)),
      [normal(3, 4), positive(3, 4)]),
     ("products", lambda a, b, v: (ops.bmm(a, b), ops.baddbmm(a @ b, a, b),
                                   ops.einsum("bij,bjk->bik", a, b), ops.outer(v, v),

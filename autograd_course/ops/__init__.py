@@ -2,8 +2,9 @@
 
 One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt), ``exp_log``
 (exp, log, log1p, xlogy...), ``trigonometry``, ``signs`` (abs, sign), ``rounding`` (round,
-//, %...), ``clamping`` (clamp, nan_to_num), ``error_function``, ``compare``, ``reduce`` (sum,
-mean, max, all...), ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
+//, %...), ``clamping`` (clamp, nan_to_num), ``error_function``,
+``incomplete_gamma`` (igamma, igammac), ``compare``, ``reduce`` (sum, mean, max, all...),
+``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
 (the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
 where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``linalg`` (matmul,
 addmm, addmv), ``products``, ``scaled_products`` (addbmm, addr), ``inplace``, and for neural
@@ -86,6 +87,7 @@ from .error_function import erf
 from .exp_log import exp, expm1, log, log1p, log2, log10, xlogy
 from .gather import gather, index_select, masked_select, scatter, scatter_add
 from .histograms import histc, histogram
+from .incomplete_gamma import igamma, igammac
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
 from .linalg import addmm, addmv, dot, matmul, mm, mv

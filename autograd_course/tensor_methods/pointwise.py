@@ -97,6 +97,12 @@ class TensorPointwise:
     def erf(self):
         return ops.erf(self)
 
+    def igamma(self, other):
+        return ops.igamma(self, other)
+
+    def igammac(self, other):
+        return ops.igammac(self, other)
+
     def atan2(self, other):
         tensors_only("atan2", other, names=("other",))  # a method's position 1
         return ops.atan2(self, other)
