@@ -82,11 +82,11 @@ class Tensor(TensorBase, TensorOperators, TensorPointwise, TensorReductions, Ten
     def detach_(self) -> Tensor:
         """Cut this tensor out of the graph in place: it becomes a leaf without grad.
 
-        Views are refused, as in PyTorch: their base would still be in the graph.
+        Views are refused, as in PyTorch: their base would still be in the graph. (Its tangent too.)
         """
         if self._is_view():
             raise RuntimeError(_messages.DETACH_VIEW)
-        self.grad_fn, self._requires_grad = None, False
+        self.grad_fn, self._requires_grad, self._fw_grad = None, False, None
         return self
 
     @property

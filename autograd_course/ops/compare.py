@@ -55,6 +55,31 @@ def ge(input: Tensor, other: Tensor | float) -> Tensor:
     return _compare(np.greater_equal, input, other)
 
 
+class Comparison(Function):
+    """``x.eq_(y)`` and the like, which PyTorch records (``x == y`` it does not): a step
+    function, so the gradient of both inputs is zero, and so is the tangent."""
+
+    jvp = forward_ad.elementwise
+
+    @staticmethod
+    def forward(ctx, a, b, name: str):
+        ctx.shapes = a.shape, b.shape
+        return _compare(getattr(np, COMPARED[name]), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a_shape, b_shape = ctx.shapes
+        return grad.new_zeros(a_shape), grad.new_zeros(b_shape), None
+
+
+COMPARED = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+            "ge": "greater_equal"}
+# one node class per comparison, named as PyTorch's: EqBackward0 against a number, 1 a tensor
+COMPARISONS = {(name, number): type(f"{name.title()}{number}", (Comparison,),
+                                    {"node_name": f"{name.title()}Backward{int(not number)}"})
+               for name in COMPARED for number in (True, False)}
+
+
 def logical_and(input: Tensor, other: Tensor) -> Tensor:
     tensors_only("logical_and", input, other)
     return _compare(np.logical_and, input, other)

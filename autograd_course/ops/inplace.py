@@ -33,7 +33,7 @@ from .activations.sigmoids import Sigmoid, Tanh
 from .arithmetic import Add, Div, Mul, Neg, Reciprocal, Sub
 from .broadcasting import broadcast_error
 from .clamping import Clamp, ClampTensors, clamp_bounds
-from .compare import bitwise_xor
+from .compare import COMPARISONS, bitwise_xor
 from .devices import same_device
 from .dtype_checks import (
     check_alpha,
@@ -79,6 +79,7 @@ UNARY = {name: written_in_place(op) for name, op in {  # x.exp_() is UNARY["exp"
     "exp": Exp, "log": Log, "sqrt": Sqrt, "reciprocal": Reciprocal, "sin": Sin, "cos": Cos,
     "tanh": Tanh, "sigmoid": Sigmoid, "abs": Abs, "neg": Neg, "sign": Sign, "relu": Relu,
 }.items()}
+COMPARED_ = {key: written_in_place(op) for key, op in COMPARISONS.items()}  # x.eq_(y)...
 FLOAT_FUNCTIONS = ("exp", "log", "sqrt", "reciprocal", "sin", "cos", "tanh", "sigmoid")
 
 
@@ -163,6 +164,12 @@ def pow_(x: Tensor, exponent: Tensor | float) -> Tensor:
         return Pow_.apply(x, _other(x, exponent))
     check_fits(exponent, x._data.dtype, floats=x._data.dtype == np.float16)
     return PowScalar_.apply(x, exponent)
+
+
+def compare_(x: Tensor, other: Tensor | float, name: str) -> Tensor:
+    """``x.eq_(other)``...: the comparison, as 1 or 0 in x's dtype, written into x."""
+    check_inplace(x, others=(other,))
+    return COMPARED_[name, not is_tensor(other)].apply(x, _other(x, other), name)
 
 
 def unary_(x: Tensor, name: str) -> Tensor:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _backend, _messages, dtypes
+from .. import _backend, _messages, dtypes, storage
 from ..autograd import grad_mode
 from ..memory_formats import check_memory_format
 from ..ops.shape import ToCopy
@@ -104,6 +104,14 @@ class TensorConversions:
     def data_ptr(self) -> int:
         """Address of the first element: equal for tensors that share memory."""
         return _backend.data_ptr(self._data)
+
+    def untyped_storage(self) -> storage.UntypedStorage:
+        """The memory this tensor and its views share, in bytes (storage.py)."""
+        return storage.UntypedStorage(self._data)
+
+    def storage(self) -> storage.TypedStorage:
+        """The same memory counted in elements of this dtype (deprecated in PyTorch)."""
+        return storage.TypedStorage(self._data, self.dtype)
 
     def to(self, *args, dtype=None, device=None, non_blocking: bool = False,
            copy: bool = False, memory_format=None) -> Tensor:

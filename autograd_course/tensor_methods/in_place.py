@@ -25,6 +25,17 @@ def _written_in_place(name: str):
     return method
 
 
+def _compared_in_place(name: str):
+    """The method ``name_`` (``x.eq_(y)``): ``x.name(y)`` written into x, as 1 or 0."""
+
+    def method(self, other):
+        return inplace.compare_(self, other, name)
+
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"``{name}`` written into this tensor itself (PyTorch's ``{name}_``)."
+    return method
+
+
 class TensorInPlace:
     """Mixed into ``Tensor``: methods that change the tensor itself."""
 
@@ -62,6 +73,9 @@ class TensorInPlace:
     relu_, sigmoid_, tanh_ = map(_written_in_place, ("relu", "sigmoid", "tanh"))
     exp_, log_, sqrt_, reciprocal_ = map(_written_in_place, ("exp", "log", "sqrt", "reciprocal"))
     abs_, neg_, sign_, sin_, cos_ = map(_written_in_place, ("abs", "neg", "sign", "sin", "cos"))
+
+    # --- comparisons: x.eq_(y)... -------------------------------------------------------------
+    eq_, ne_, lt_, le_, gt_, ge_ = map(_compared_in_place, ("eq", "ne", "lt", "le", "gt", "ge"))
 
     # --- filling and copying ------------------------------------------------------------------
     def zero_(self):

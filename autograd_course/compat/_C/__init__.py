@@ -12,6 +12,7 @@ from __future__ import annotations
 import weakref
 
 from ...autograd import hooks
+from ...autograd.forward_switch import _is_fwd_grad_enabled, _set_fwd_grad_enabled
 from ...autograd.grad_mode import is_grad_enabled
 from ...autograd.node import AccumulateGrad, Node
 from . import _autograd, _functions
@@ -23,8 +24,9 @@ from ._cached_tensors import (
 )
 
 __all__ = ["_WeakTensorRef", "_add_cached_tensor", "_autograd", "_current_autograd_node",
-           "_current_graph_task_id", "_functions", "_is_cached_tensor", "_remove_cached_tensor",
-           "_set_cached_tensors_enabled", "_will_engine_execute_node", "is_grad_enabled"]
+           "_current_graph_task_id", "_functions", "_is_cached_tensor", "_is_fwd_grad_enabled",
+           "_remove_cached_tensor", "_set_cached_tensors_enabled", "_set_fwd_grad_enabled",
+           "_will_engine_execute_node", "is_grad_enabled"]
 
 
 class _WeakTensorRef:
