@@ -213,17 +213,37 @@ def propagate(ctx, args: tuple, outputs, record: bool):
 
 def _in_place(out, tangent):
     """The new tangent of a tensor changed in place, written into its old tangent if it has
-    one of the same shape (whoever holds that tangent sees the change, as in PyTorch)."""
+    one of the same shape (whoever holds that tangent sees the change, as in PyTorch). A view
+    without one gets its window of its base's tangent (``_window``)."""
     old = tangent_of(out)
-    if tangent is None or old is None or old is tangent or old.shape != out.shape or any(
-            step == 0 and n > 1 for step, n in zip(old._data.strides, old._data.shape)):
-        return tangent  # (an expanded tangent, of a broadcast input, cannot be written into)
     state.busy, busy = True, state.busy
     try:
+        if old is None and tangent is not None and out._base is not None:
+            old = _window(out)
+        if tangent is None or old is None or old is tangent or old.shape != out.shape or any(
+                step == 0 and n > 1 for step, n in zip(old._data.strides, old._data.shape)):
+            return tangent  # (an expanded tangent, of a broadcast input, cannot be written into)
         old.copy_(tangent)
     finally:
         state.busy = busy
     return old
+
+
+def _window(view):
+    """A view written in place gets a tangent: as in PyTorch, its base gets one too (zeros if
+    it had none), and the view's is the same window of the base's, so that writing through
+    either shows in both. (None where the base's memory or tangent is laid out otherwise.)"""
+    base = view._base
+    base_tangent = tangent_of(base)
+    if not base._data.flags.c_contiguous:
+        return None
+    if base_tangent is None and _floating(base):
+        base_tangent = base.new_zeros(base.shape)
+        set_tangent(base, base_tangent)
+    if base_tangent is None or base_tangent._base is not None or not (
+            base_tangent._data.flags.c_contiguous):
+        return None
+    return base_tangent.as_strided(*views.geometry(view, base))
 
 
 def _attach(ctx, out, tangent) -> None:
@@ -259,7 +279,8 @@ def _output_tangents(ctx, args: tuple, outputs, given: list) -> tuple:
     rule = getattr(cls, "jvp", None)
     if rule is None:
         raise NotImplementedError(_missing_rule(cls) if ctx._builtin else NO_CUSTOM_JVP)
-    tangents, before = list(given), forward_custom.versions(given)
+    tangents = list(given)
+    before = None if ctx._builtin else forward_custom.versions(given)
     saved = ctx.to_save
     if not ctx._builtin:  # a learner's Function: zeros for a float tensor without one, and
         tangents = [a.new_zeros(a.shape) if t is None and _floating(a) else t

@@ -50,8 +50,9 @@ class ForwardOff:
 
 
 def versions(tangents) -> list:
-    """Each input tangent's version before the ``jvp`` runs (None: no tangent)."""
-    return [None if t is None else t._version for t in tangents]
+    """Each input tangent's version before the ``jvp`` runs (None: no tangent, or an
+    inference tensor, which keeps no version)."""
+    return [None if t is None or t._inference else t._version for t in tangents]
 
 
 def check_dirty(args: tuple, dirty, outputs: tuple, result: tuple, given: list,
@@ -64,7 +65,7 @@ def check_dirty(args: tuple, dirty, outputs: tuple, result: tuple, given: list,
         i = next((i for i, a in enumerate(args) if a is out), None)
         if i is None or given[i] is None:
             continue  # (an input without tangent: the returned one becomes its tangent)
-        if t is None or t._version == before[i]:
+        if t is None or (before[i] is not None and t._version == before[i]):
             raise RuntimeError(INPLACE_NOT_INPLACE)
         if t is not given[i]:
             raise RuntimeError(INPLACE_NOT_AS_IS)
