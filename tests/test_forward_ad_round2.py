@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import autograd_course as ag
+from autograd_course.compat import _C as compat_C
 
 
 def fwad(m):
@@ -462,3 +463,154 @@ def test_igamma_has_no_forward_rule_like_torch(torch_oracle, name, dual):
     assert ours == theirs
     assert theirs[0] == "NotImplementedError"
     assert theirs[1].startswith(f"Trying to use forward AD with {name} that does not support")
+
+
+# --- TestAutogradForwardMode's checks, in our words ------------------------------------------
+def test_fwd_grad_switch_of_torch_c_like_torch(torch_oracle):
+    """``torch._C._set_fwd_grad_enabled(False)`` is a plain call (not only a ``with``): tangents
+    stop flowing until it is called with True."""
+    def run(m):
+        c = m._C if m is torch_oracle else compat_C
+        seen = [m.autograd.forward_ad._is_fwd_grad_enabled()]
+        with fwad(m).dual_level():
+            dual = fwad(m).make_dual(m.ones(2), m.ones(2))
+            try:
+                c._set_fwd_grad_enabled(False)
+                seen += [m.autograd.forward_ad._is_fwd_grad_enabled(),
+                         fwad(m).unpack_dual(dual * 2).tangent is None]
+            finally:
+                c._set_fwd_grad_enabled(True)
+            seen += [fwad(m).unpack_dual(dual * 2).tangent.tolist()]
+        return seen
+
+    assert run(ag) == run(torch_oracle) == [True, False, True, [2.0, 2.0]]
+
+
+def test_make_dual_refuses_a_dual_tangent_like_torch(torch_oracle):
+    def run(m):
+        with fwad(m).dual_level():
+            dual = fwad(m).make_dual(m.ones(2), m.ones(2))
+            return outcome(lambda: fwad(m).make_dual(m.zeros(2), dual))
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours == theirs and theirs[0] == "RuntimeError"
+
+
+def test_detach_and_detach_in_place_drop_the_tangent_like_torch(torch_oracle):
+    def run(m):
+        with fwad(m).dual_level():
+            dual = fwad(m).make_dual(m.ones(2), m.ones(2) * 3)
+            detached = fwad(m).unpack_dual(dual.detach() * 2).tangent
+            with m.no_grad():  # (no_grad does not stop tangents)
+                under_no_grad = fwad(m).unpack_dual(dual * 2).tangent.tolist()
+            copy = dual.clone()
+            copy.detach_()
+            return detached, under_no_grad, fwad(m).unpack_dual(copy * 2).tangent
+
+    assert run(ag) == run(torch_oracle) == (None, [6.0, 6.0], None)
+
+
+@pytest.mark.parametrize("name", ["eq", "ne", "lt", "le", "gt", "ge"])
+def test_in_place_comparisons_like_torch(torch_oracle, name):
+    """``x.eq_(y)`` writes 1/0 into x; PyTorch records it (EqBackward1, or 0 against a number)
+    with a zero gradient, and a dual x's tangent becomes zero."""
+    def run(m):
+        x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = m.tensor([1.0, 3.0, 2.0])
+        w = x.clone()
+        getattr(w, name + "_")(y)
+        w.sum().backward()
+        v = x.detach().clone().requires_grad_().clone()
+        getattr(v, name + "_")(2)
+        i = m.tensor([1, 5, 3])
+        getattr(i, name + "_")(3)
+        with fwad(m).dual_level():
+            dual = fwad(m).make_dual(m.tensor([1.0, 4.0]), m.ones(2))
+            getattr(dual, name + "_")(m.tensor([2.0, 2.0]))
+            tangent = fwad(m).unpack_dual(dual).tangent.tolist()
+        return (w.tolist(), w.grad_fn.name(), x.grad.tolist(), v.grad_fn.name(), v.tolist(),
+                i.tolist(), tangent)
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_storage_of_a_view_is_its_bases_like_torch(torch_oracle):
+    def run(m):
+        x = m.randn(5)
+        head = x[:4].detach()
+        with pytest.warns(UserWarning, match="TypedStorage is deprecated"):
+            typed = head.storage()
+        untyped = x[1:].untyped_storage()
+        with fwad(m).dual_level():
+            tangent = m.ones(5)
+            dual = fwad(m).make_dual(x, tangent)
+            primal, t = fwad(m).unpack_dual(dual)
+            shared = (dual.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(),
+                      primal.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(),
+                      t.untyped_storage().data_ptr() == tangent.untyped_storage().data_ptr())
+        return (len(typed), typed.size(), typed.element_size(), typed.nbytes(), str(typed.dtype),
+                len(untyped), untyped.nbytes(), untyped.data_ptr() == x.data_ptr(),
+                len(x.double().storage()), shared)
+
+    assert run(ag) == run(torch_oracle)
+
+
+@pytest.mark.parametrize("op", ["add_", "mul_", "copy_"])
+def test_writing_a_dual_into_a_view_gives_the_base_a_tangent_like_torch(torch_oracle, op):
+    def run(m):
+        base = m.tensor([[0.0, 1.0], [2.0, 3.0]])  # (a base that is not itself a view)
+        view = base.transpose(0, 1)
+        with fwad(m).dual_level():
+            dual = fwad(m).make_dual(m.ones(2, 2) * 2, m.tensor([[1.0, 2.0], [3.0, 4.0]]))
+            getattr(view, op)(dual)
+            first = fwad(m).unpack_dual(base).tangent.tolist()
+            view *= 2  # through the view: the base's tangent doubles too
+            second = fwad(m).unpack_dual(base).tangent.tolist()
+            row = base[0]
+            row.add_(dual[0])  # a view of the base that had no tangent: its window
+            third = fwad(m).unpack_dual(base).tangent.tolist()
+            return first, second, third, fwad(m).unpack_dual(view).tangent.tolist()
+
+    assert run(ag) == run(torch_oracle)
+
+
+def test_forward_mode_is_off_in_inference_mode_like_torch(torch_oracle):
+    """make_dual in inference mode gives a plain alias (no view, no tangent) that writes
+    through to the primal; a dual made outside carries no tangent through an op inside."""
+    def run(m):
+        with m.inference_mode():
+            foo = m.tensor([1.0, 2.0])
+            with fwad(m).dual_level():
+                dual = fwad(m).make_dual(foo, m.ones(2))
+                is_view, tangent = dual._is_view(), fwad(m).unpack_dual(dual).tangent
+                dual += 1
+        with fwad(m).dual_level():
+            outside = fwad(m).make_dual(m.tensor([1.0, 2.0]), m.ones(2))
+            with m.inference_mode():
+                inside = fwad(m).unpack_dual(outside * 2).tangent
+            after = fwad(m).unpack_dual(outside * 2).tangent.tolist()
+        return is_view, tangent, foo.tolist(), inside, after
+
+    assert run(ag) == run(torch_oracle) == (False, None, [2.0, 3.0], None, [2.0, 2.0])
+
+
+@pytest.mark.parametrize("op", ["add_", "sub_", "mul_", "div_", "pow_"])
+@pytest.mark.parametrize("self_dual", [False, True])
+def test_in_place_op_with_a_dual_operand_reads_the_old_values_like_torch(torch_oracle, op,
+                                                                         self_dual):
+    """z.op_(y) with y dual: the tangent rule uses z's values from before the write (a plain
+    z, or a dual one; the write is recorded or not)."""
+    def run(m):
+        results = []
+        for requires_grad in (False, True):
+            with fwad(m).dual_level():
+                y = fwad(m).make_dual(m.tensor([1.0, 2.0]), m.tensor([1.0, 1.0]))
+                z = m.tensor([3.0, 4.0], requires_grad=requires_grad).clone()
+                if self_dual:
+                    z = fwad(m).make_dual(z, m.tensor([2.0, 0.5]))
+                getattr(z, op)(y)
+                results.append(fwad(m).unpack_dual(z).tangent.tolist())
+        return results
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert np.allclose(ours, theirs, rtol=1e-6)

@@ -32,6 +32,7 @@ from ..tensor_base import TensorBase
 from . import forward_custom, grad_mode, views
 from .forward_rules import (  # noqa: F401  (the ops name their rule as forward_ad.linear...)
     _floating,
+    _out_of_place,
     add_tangents,
     bilinear,
     elementwise,
@@ -59,8 +60,9 @@ class _State:
     busy = False
 
     @property
-    def active(self) -> bool:  # (switch: off inside _set_fwd_grad_enabled(False))
-        return self.level >= 0 and not self.busy and switch.enabled
+    def active(self) -> bool:  # (off inside _set_fwd_grad_enabled(False), and in inference
+        return (self.level >= 0 and not self.busy and switch.enabled  # mode, as PyTorch's
+                and not grad_mode.state.inference)  # autograd layer, where tangents flow)
 
 
 state = _State()
@@ -158,7 +160,8 @@ def make_dual(tensor, tangent, *, level=None):
             f"original Tensor, this is not supported. Tensor is of size {list(tensor.shape)} "
             f"while the given forward gradient is of size {list(tangent.shape)}.")
     dual = tensor.view(tensor.shape)
-    set_tangent(dual, tangent)
+    if not grad_mode.state.inference:  # (in inference mode: a plain alias, no tangent)
+        set_tangent(dual, tangent)
     return dual
 
 
@@ -265,7 +268,7 @@ def _forward_again(ctx, args: tuple, needs: tuple):
     fresh.needs_input_grad = needs
     enabled, grad_mode.state.enabled, state.busy = grad_mode.state.enabled, False, True
     try:
-        ctx._forward_cls.forward(fresh, *args)
+        _out_of_place(ctx).forward(fresh, *args)  # (an in-place op's: on the old values)
     finally:
         grad_mode.state.enabled, state.busy = enabled, False
     return fresh
@@ -273,7 +276,10 @@ def _forward_again(ctx, args: tuple, needs: tuple):
 
 def _output_tangents(ctx, args: tuple, outputs, given: list) -> tuple:
     needs = needs_input_grad(ctx, args)
-    if ctx._builtin and needs != ctx.needs_input_grad and not ctx.dirty:
+    old = ctx.__dict__.pop("fw_old", None)  # an in-place op: x's values before the write
+    if old is not None:  # (ops/in_place_form.py keeps them when an input is dual)
+        args = tuple(old if a is args[0] else a for a in args)
+    if ctx._builtin and needs != ctx.needs_input_grad and (old is not None or not ctx.dirty):
         ctx = _forward_again(ctx, args, needs)
     cls = ctx._forward_cls
     rule = getattr(cls, "jvp", None)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import _messages
-from ..autograd import grad_mode, views
+from ..autograd import forward_ad, grad_mode, views
 from ..autograd.function import Function
 from .operands import is_tensor
 from .promotion import check_cast
@@ -38,7 +38,10 @@ def written_in_place(op: type[Function]) -> type[Function]:
         @staticmethod
         def forward(ctx, x, *args):
             recorded = grad_mode.state.user and True in ctx.needs_input_grad
-            old, same = (_snapshot(x), _before_the_write(x)) if recorded else (x, x)
+            dual = forward_ad.any_dual((x, *args))  # (its tangent rule reads x's old values)
+            old, same = (_snapshot(x), _before_the_write(x)) if recorded or dual else (x, x)
+            if dual:
+                ctx.fw_old = old
             out = op.forward(ctx, old, *(same if a is x else a for a in args))  # x.mul_(x)
             if out._data.shape != x._data.shape:
                 raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the "
