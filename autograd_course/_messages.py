@@ -41,11 +41,6 @@ def type_name(np_dtype) -> str:
     return f"torch.{_TYPE_NAMES[str(np_dtype)]}Tensor"
 
 
-def scalar_type(np_dtype) -> str:
-    """'Float' for float32: the name a kernel's "not implemented for 'Long'" prints."""
-    return _TYPE_NAMES[str(np_dtype)]
-
-
 def c_name(np_dtype) -> str:
     """The C++ type name PyTorch prints for a dtype in some messages ('double', 'long int')."""
     return _C_NAMES[str(np_dtype)]

@@ -267,6 +267,16 @@ def manual_seed(seed: int):
     return _random.manual_seed(seed)
 
 
+def get_rng_state() -> Tensor:
+    """The CPU generator's state, as ``torch.get_rng_state()``: 5056 bytes (a uint8 tensor)."""
+    return Tensor._wrap(_random.get_rng_state(), _backend.CPU)
+
+
+def set_rng_state(new_state) -> None:
+    """Restore a state ``get_rng_state()`` returned: the same numbers follow again."""
+    _random.set_rng_state(_backend.to_numpy(new_state._data))
+
+
 def _random_tensor(array, device, requires_grad):
     dev = _backend.factory_device(device)
     if dev is not _backend.CPU:

@@ -8,7 +8,7 @@ from . import functional, init, utils
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .containers import Identity, ModuleList, Sequential
 from .conv import Conv2d
-from .dropout import Dropout
+from .dropout import Dropout, Dropout2d
 from .embedding_norm import (
     Embedding,
     GroupNorm,
@@ -41,7 +41,7 @@ from .more_layers import (
     Upsample,
 )
 from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 __all__ = [
@@ -52,5 +52,5 @@ __all__ = [
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
     "utils",    "Embedding", "GroupNorm", "LayerNorm", "ModuleDict", "ParameterList", "Softplus",
     "Unflatten", "Conv1d", "ConvTranspose2d", "Fold", "MultiheadAttention", "PReLU", "Unfold",
-    "Upsample",
+    "Upsample", "Buffer", "Dropout2d",
 ]

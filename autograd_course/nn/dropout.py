@@ -1,5 +1,6 @@
 """``Dropout``: during training, zero each activation with probability ``p`` and scale the
-survivors by 1/(1-p), so the expected value is unchanged; in ``eval()`` mode do nothing."""
+survivors by 1/(1-p), so the expected value is unchanged; in ``eval()`` mode do nothing.
+``Dropout2d`` zeroes whole channels of an (N, C, H, W) input instead."""
 
 from __future__ import annotations
 
@@ -20,3 +21,8 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout2d(Dropout):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, self.p, self.training, self.inplace)

@@ -36,7 +36,7 @@ from ..ops.classification_loss import (
     nll_loss,
 )
 from ..ops.conv import conv2d
-from ..ops.dropout import dropout
+from ..ops.dropout import dropout, dropout2d
 from ..ops.embedding import embedding, pad
 from ..ops.fold import conv1d, conv_transpose2d, fold, unfold
 from ..ops.inplace import unary_
@@ -49,7 +49,8 @@ from ..tensor import Tensor
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "elu", "gelu",
+    "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "dropout2d",
+    "elu", "gelu",
     "huber_loss", "kl_div", "l1_loss", "leaky_relu", "linear", "log_softmax", "max_pool2d",
     "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "silu", "smooth_l1_loss",
     "softmax", "tanh", "cosine_similarity", "embedding", "glu", "group_norm", "hardswish",

@@ -20,7 +20,7 @@ from ..autograd.zero_grad import zero_grads
 from ..tensor import Tensor
 from ..tensor_base import RemovableHandle
 from .backward_hooks import BackwardHook
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 from .state import ModuleState
 
 
@@ -130,6 +130,11 @@ class Module(ModuleState):
                     f"cannot assign '{type(value).__name__}' as child module '{name}' "
                     "(torch.nn.Module or None expected)")
             self._modules[name] = None
+        elif isinstance(value, Buffer):  # self.stats = nn.Buffer(t)
+            if self.__dict__.get("_buffers") is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self._forget(name, keep=self._buffers)
+            self.register_buffer(name, value, value.persistent)
         elif self.__dict__.get("_buffers") is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(

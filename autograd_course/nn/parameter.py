@@ -45,6 +45,25 @@ class Parameter(Tensor):
                 (_backend.to_numpy(self._data), str(self._device), self._requires_grad))
 
 
+class _BufferMeta(type):
+    """``isinstance(t, Buffer)``: a tensor that ``Buffer(...)`` marked (as PyTorch's)."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, Tensor) and instance.__dict__.get("_is_buffer", False)
+
+
+class Buffer(metaclass=_BufferMeta):
+    """``self.stats = nn.Buffer(t)`` registers a buffer (state saved with the module but not
+    learned), as ``register_buffer`` does; ``persistent=False`` keeps it out of state_dict.
+    ``Buffer(t)`` is a plain tensor, ``t`` detached, keeping its ``requires_grad``."""
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:
+        data = creation.empty(0) if data is None else data
+        buffer = data.detach().requires_grad_(data.requires_grad)
+        buffer.persistent, buffer._is_buffer = persistent, True
+        return buffer
+
+
 def _rebuild_parameter(array, device, requires_grad) -> Parameter:
     dev = _backend.as_device(device)
     return Parameter(Tensor._wrap(_backend.to_device(array, dev), dev), requires_grad)

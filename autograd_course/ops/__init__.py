@@ -82,10 +82,11 @@ from .compare import (
     minimum,
     ne,
 )
+from .covariance import cov
 from .draws import bernoulli, bernoulli_
 from .error_function import erf
 from .exp_log import exp, expm1, log, log1p, log2, log10, xlogy
-from .gather import gather, index_select, masked_select, scatter, scatter_add
+from .gather import gather, index_select, masked_select, scatter, scatter_add, take
 from .histograms import histc, histogram
 from .incomplete_gamma import igamma, igammac
 from .indexing import getitem, select

@@ -20,6 +20,7 @@ from .broadcasting import broadcast_shape
 from .dims import normalize_dim
 from .indexing import IndexGrad
 from .operands import is_tensor
+from .promotion import scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -274,3 +275,37 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     if mask._data.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     return MaskedSelect.apply(input, mask)
+
+
+class Take(Function):
+    """out = x.flatten()[index], in index's shape;  d x: each gradient element added back at the
+    position it was read from (a position read twice gets both)."""
+
+    node_name = "TakeBackward0"
+    jvp = forward_ad.linear
+
+    @staticmethod
+    def forward(ctx, x, index):
+        ctx.shape = x.shape
+        ctx.save_for_backward(index)
+        return x._new(x._data.reshape(-1)[index._data])
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        memory = grad.new_zeros(int(np.prod(ctx.shape, dtype=np.int64)))
+        flat = memory.index_put((index.reshape(-1),), grad.reshape(-1), accumulate=True)
+        return flat.reshape(ctx.shape), None
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """The elements of ``input`` read as one flat row, at ``index`` (negative: from the end)."""
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{scalar_type(index)}")
+    n = input.numel()
+    outside = index._data[(index._data >= n) | (index._data < -n)]
+    if outside.size:
+        raise IndexError(f"out of range: tried to access index {int(outside.reshape(-1)[0])} "
+                         f"on a tensor of {n} elements.")
+    return Take.apply(input, index)

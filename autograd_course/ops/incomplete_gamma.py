@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _backend, _messages
+from .. import _backend
 from ..autograd.function import Function
 from .broadcasting import broadcast_shape
 from .operands import binary_operands, tensors_only
+from .promotion import scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -118,7 +119,7 @@ def _operands(name: str, input, other):
     broadcast_shape(a.shape, x.shape)  # PyTorch's error for shapes that do not broadcast
     if a._data.dtype.kind != "f":
         raise NotImplementedError(
-            f'"{name}_cpu" not implemented for \'{_messages.scalar_type(a._data.dtype)}\'')
+            f'"{name}_cpu" not implemented for \'{scalar_type(a)}\'')
     return a, x
 
 

@@ -43,6 +43,9 @@ class TensorIndexing:
         check_src_tensor(src, 3)  # the method counts from dim: src is its third argument
         return scatter_add(self, dim, index, src)
 
+    def take(self, index):
+        return ops.take(self, index)
+
     def index_select(self, dim, index):
         return index_select(self, dim, index)
 
