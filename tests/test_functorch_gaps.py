@@ -146,3 +146,59 @@ def test_dropout2d_like_torch(torch_oracle):
                 outcome(lambda: m.nn.functional.dropout2d(x, 1.5)))
 
     assert run(ag) == run(torch_oracle)
+
+
+@pytest.mark.parametrize("transform", ["vmap", "grad", "jacrev", "jacfwd", "grad_and_value",
+                                       "hessian"])
+def test_function_without_setup_context_refused_under_a_transform_like_torch(torch_oracle,
+                                                                             transform):
+    """A transform needs forward and setup_context apart: a Function whose forward takes ctx
+    is refused with PyTorch's message; the same maths with setup_context runs."""
+    def run(m):
+        class SinWithCtx(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x.sin()
+
+            @staticmethod
+            def backward(ctx, gy):
+                (x,) = ctx.saved_tensors
+                return gy * x.cos()
+
+        class SinApart(m.autograd.Function):
+            generate_vmap_rule = True
+
+            @staticmethod
+            def forward(x):
+                return x.sin()
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                ctx.save_for_backward(inputs[0])
+                ctx.save_for_forward(inputs[0])  # (what jvp's ctx.saved_tensors gives)
+
+            @staticmethod
+            def backward(ctx, gy):
+                (x,) = ctx.saved_tensors
+                return gy * x.cos()
+
+            @staticmethod
+            def jvp(ctx, t):
+                (x,) = ctx.saved_tensors
+                return t * x.cos()
+
+        x = m.tensor([0.5, 1.0, 2.0])
+        t = getattr(m.func, transform)
+        scalar = transform in ("grad", "grad_and_value", "hessian")
+        refused = outcome(lambda: t(lambda v: SinWithCtx.apply(v).sum() if scalar
+                                    else SinWithCtx.apply(v))(x))
+        plain = SinWithCtx.apply(x).tolist()  # (outside a transform: fine)
+        apart = t(lambda v: SinApart.apply(v).sum() if scalar else SinApart.apply(v))(x)
+        apart = apart[0] if isinstance(apart, tuple) else apart
+        return refused, plain, apart.tolist()
+
+    ours, theirs = run(ag), run(torch_oracle)
+    assert ours[0] == theirs[0]
+    assert theirs[0][0] == "RuntimeError" and "must override the setup_context" in theirs[0][1]
+    assert np.allclose(ours[1], theirs[1]) and np.allclose(ours[2], theirs[2], atol=1e-6)

@@ -21,6 +21,7 @@ from ..tensor_base import TensorBase
 from . import anomaly, backward_result, forward_ad, forward_custom, grad_mode, saved_names, views
 from .node import Node, link_inputs, next_sequence_nr
 from .saved_tensor import SavedTensor, raw_all, unpack_all
+from .transform_depth import check_function
 
 
 class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
@@ -198,6 +199,7 @@ class Function(backward_result.VjpIsBackward):
             args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
         if cls._builtin:
             return _apply_builtin(cls, args)
+        check_function(cls)  # (inside ag.func's transforms: setup_context required)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple([isinstance(a, TensorBase) and a._requires_grad for a in args])
         enabled = grad_mode.state.enabled  # (off under no_grad, and in backward formulas)

@@ -22,27 +22,17 @@ import contextlib
 import functools
 
 from .. import creation, ops
-from ..autograd import engine, forward_ad, grad_mode, saved_tensor_hooks
+from ..autograd import engine, forward_ad, grad_mode, saved_tensor_hooks, transform_depth
 from ..tensor_base import TensorBase
 from . import _trees
 
 
-class _Depth:
-    """How many transforms are running: inside one, results keep their graph."""
-    level = 0
-
-
 def _nested() -> bool:
-    return _Depth.level > 0
+    """Whether a transform is running (inside one, results keep their graph)."""
+    return transform_depth.depth.level > 0
 
 
-def _calling(func, *args, **kwargs):
-    """``func(*args)`` one transform deeper."""
-    _Depth.level += 1
-    try:
-        return func(*args, **kwargs)
-    finally:
-        _Depth.level -= 1
+_calling = transform_depth.inside  # func(*args) one transform deeper
 
 
 NO_HOOKS = ("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved tensor hooks. "

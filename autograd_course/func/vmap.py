@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 from .. import ops
+from ..autograd import transform_depth
 from ..tensor_base import TensorBase
 from . import _trees
 
@@ -29,7 +30,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         results = []
         for b in range(size):
             sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
-            results.append(func(*_trees.unflatten(sample, spec), **kwargs))
+            results.append(transform_depth.inside(func, *_trees.unflatten(sample, spec),
+                                                  **kwargs))
         return _stack(results, out_dims, name)
 
     return wrapper
