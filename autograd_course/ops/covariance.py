@@ -20,6 +20,8 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING
 
+from .promotion import scalar_type
+
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
 
@@ -36,10 +38,14 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     if input._data.dtype.kind == "b":
         raise RuntimeError("cov(): bool dtype is not supported for input")
     x = input.reshape(1, -1) if input.ndim < 2 else input
+    _check_weights("fweights", fweights, "iu", "integral", x.shape[1])
+    _check_weights("aweights", aweights, "f", "floating point", x.shape[1])
     w = fweights
     if aweights is not None:
         w = aweights if w is None else w * aweights
     w_sum = x.shape[1] if w is None else w.sum()  # (N: a number)
+    if w is not None and not bool(w_sum != 0):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
     mean = (x if w is None else x * w).sum(1) / w_sum
     if w is not None and aweights is not None and correction != 0:
         norm_factor = w_sum - correction * (w * aweights).sum() / w_sum
@@ -51,3 +57,21 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     centered = x - mean.unsqueeze(1)
     product = centered @ (centered if w is None else centered * w).t()
     return (product / norm_factor).squeeze()
+
+
+def _check_weights(name: str, w, kinds: str, kind_name: str, n: int) -> None:
+    """PyTorch's checks of ``fweights`` / ``aweights``: 0-d or 1-d, of the right kind of
+    dtype, one per observation, none negative."""
+    if w is None:
+        return
+    if w.ndim > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {w.ndim} dimensions")
+    if w._data.dtype.kind not in kinds:
+        raise RuntimeError(f"cov(): expected {name} to have {kind_name} dtype but got {name} "
+                           f"with {scalar_type(w)} dtype")
+    if w.numel() != n:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {w.numel()} != {n}")
+    if n and bool((w < 0).any()):
+        raise RuntimeError(f"cov(): {name} cannot be negative")
