@@ -614,3 +614,23 @@ def test_in_place_op_with_a_dual_operand_reads_the_old_values_like_torch(torch_o
 
     ours, theirs = run(ag), run(torch_oracle)
     assert np.allclose(ours, theirs, rtol=1e-6)
+
+
+def test_a_view_taken_before_its_base_got_a_tangent_sees_it_like_torch(torch_oracle):
+    """A view's tangent is its window of its base's, also when the view was taken first; the
+    primal that unpack_dual gives stays without one."""
+    def run(m):
+        with fwad(m).dual_level():
+            x = m.zeros(2, 3)
+            row = x[1]  # taken while x has no tangent
+            before = fwad(m).unpack_dual(row).tangent
+            y = fwad(m).make_dual(m.ones(2, 3), m.arange(6.0).reshape(2, 3))
+            x.copy_(y)
+            after = fwad(m).unpack_dual(row).tangent
+            same = after is fwad(m).unpack_dual(row).tangent
+            primal = fwad(m).unpack_dual(x).primal
+            return (before, after.tolist(), same, fwad(m).unpack_dual(primal).tangent,
+                    fwad(m).unpack_dual(primal[0]).tangent, fwad(m).unpack_dual(row * 2)
+                    .tangent.tolist())
+
+    assert run(ag) == run(torch_oracle)

@@ -120,9 +120,18 @@ class dual_level:
 
 
 # --- dual tensors ---------------------------------------------------------------------------
+NOT_DERIVED = (-1, None)  # a view that never takes its base's tangent (unpack_dual's primal)
+
+
 def tangent_of(tensor):
-    """The tangent a tensor carries in the open level, or None."""
-    kept = tensor.__dict__.get("_fw_grad") if isinstance(tensor, TensorBase) else None
+    """The tangent a tensor carries in the open level, or None. A view that has none, of a
+    base that has one, has its window of the base's (``_window``), as in PyTorch, where a
+    view's tangent is a view of its base's."""
+    if not isinstance(tensor, TensorBase):
+        return None
+    kept = tensor.__dict__.get("_fw_grad")
+    if kept is None and state.level >= 0 and tensor._base is not None:
+        return _window(tensor, create=False)
     if kept is None or state.level < 0 or kept[0] != _Level.closed:
         return None
     return kept[1]
@@ -177,6 +186,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
         primal = tensor.view(tensor.shape)
     finally:
         state.busy = busy
+    primal._fw_grad = NOT_DERIVED  # (a plain value: no tangent, not even its base's)
     return UnpackedDualTensor(primal, tangent)
 
 
@@ -232,21 +242,28 @@ def _in_place(out, tangent):
     return old
 
 
-def _window(view):
-    """A view written in place gets a tangent: as in PyTorch, its base gets one too (zeros if
-    it had none), and the view's is the same window of the base's, so that writing through
-    either shows in both. (None where the base's memory or tangent is laid out otherwise.)"""
+def _window(view, create: bool = True):
+    """A view's tangent, its window of its base's: so that writing through either shows in
+    both. Kept on the view (the same tensor each time). A view written in place (``create``)
+    gives its base a tangent of zeros if it had none. (None where the base's memory or
+    tangent is laid out otherwise.)"""
     base = view._base
     base_tangent = tangent_of(base)
     if not base._data.flags.c_contiguous:
         return None
-    if base_tangent is None and _floating(base):
+    if base_tangent is None and create and _floating(base):
         base_tangent = base.new_zeros(base.shape)
         set_tangent(base, base_tangent)
     if base_tangent is None or base_tangent._base is not None or not (
             base_tangent._data.flags.c_contiguous):
         return None
-    return base_tangent.as_strided(*views.geometry(view, base))
+    state.busy, busy = True, state.busy
+    try:
+        window = base_tangent.as_strided(*views.geometry(view, base))
+    finally:
+        state.busy = busy
+    set_tangent(view, window)
+    return window
 
 
 def _attach(ctx, out, tangent) -> None:

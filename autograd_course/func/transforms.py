@@ -252,7 +252,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     if forward_ad.state.level >= 0:  # a forward-mode level is already open (jacfwd(jacfwd))
         return _jvp_by_double_backward(func, flat_p, p_spec, flat_t, has_aux, where)
     keep = _keep_graph(primals)
-    with forward_ad.dual_level(), forward_ad._set_fwd_grad_enabled(True):
+    with (forward_ad.dual_level(), forward_ad._set_fwd_grad_enabled(True),
+          grad_mode.inference_mode(False)):  # (tangents flow even under inference_mode)
         duals = [forward_ad.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
         output = _calling(func, *_trees.unflatten(duals, p_spec))
         output, aux = _split_aux(output, has_aux, where)
