@@ -13,12 +13,12 @@ learner writes, using only the ctx API below, and the engine runs them all the s
 from __future__ import annotations
 
 import functools
-import warnings
 
 from .. import _messages
-from ..compat.legacy_ctx import LegacyCtx
+from ..compat.legacy_ctx import LegacyCtx, LegacyFunction
 from ..tensor_base import TensorBase
-from . import anomaly, backward_result, forward_ad, forward_custom, grad_mode, saved_names, views
+from . import anomaly, backward_result, forward_ad, grad_mode, profiler, saved_names, views
+from .forward_custom import ForwardOff
 from .node import Node, link_inputs, next_sequence_nr
 from .saved_tensor import SavedTensor, raw_all, unpack_all
 from .transform_depth import check_function
@@ -131,7 +131,7 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
         return f"<{where}{self.name()} object at {hex(id(self))}>"
 
 
-class Function(backward_result.VjpIsBackward):
+class Function(backward_result.VjpIsBackward, LegacyFunction):
     """Base class for differentiable operations. Subclass it; call ``YourFunction.apply``.
 
     Example (the note's ``MulConstant``, with a correct backward)::
@@ -164,13 +164,6 @@ class Function(backward_result.VjpIsBackward):
         cls._backward_cls = type(name, (BackwardNode,), namespace)
         cls._builtin, cls._setup_apart = builtin, cls.setup_context is not Function.setup_context
 
-    def __init__(self, *args, **kwargs) -> None:
-        warnings.warn(_messages.INSTANTIATED.format(cls=type(self)), DeprecationWarning,
-                      stacklevel=2)
-
-    def __call__(self, *args, **kwargs):
-        raise RuntimeError(_messages.LEGACY_CALL)
-
     @staticmethod
     def forward(ctx, *args):
         raise NotImplementedError(_messages.NO_FORWARD)
@@ -197,6 +190,8 @@ class Function(backward_result.VjpIsBackward):
         """
         if kwargs or cls._setup_apart:
             args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
+        if cls._builtin and profiler.state.enabled:  # the call is one event (aten::mul...)
+            return profiler.record_op(cls, args, _apply_builtin)
         if cls._builtin:
             return _apply_builtin(cls, args)
         check_function(cls)  # (inside ag.func's transforms: setup_context required)
@@ -205,7 +200,7 @@ class Function(backward_result.VjpIsBackward):
         enabled = grad_mode.state.enabled  # (off under no_grad, and in backward formulas)
         record = enabled and True in ctx.needs_input_grad
         _number(ctx, record)
-        with forward_custom.ForwardOff():  # forward's own ops: not recorded, no tangents
+        with ForwardOff():  # forward's own ops: not recorded, no tangents
             if cls._setup_apart:  # forward(*inputs), then setup_context fills the ctx
                 outputs = cls.forward(*args)
                 cls.setup_context(ctx, args, outputs)
