@@ -64,6 +64,10 @@ def keep_all(node, to_save: tuple, versions) -> None:
     """Fill the node's fields with the tensors ``forward`` saved; ``versions``: for a call
     that wrote into a saved input, its version from before the write (else None)."""
     kept, kept_versions, kinds = [], [], []
+    for t in to_save:  # (every node that saves a tensor sets these two: see _as_array)
+        if isinstance(t, TensorBase):
+            node.saved_type, node.saved_device = type(t), t._device
+            break
     for i, t in enumerate(to_save):
         if t is not None and not isinstance(t, TensorBase):
             raise TypeError(_messages.not_a_variable(i, t))
@@ -95,10 +99,10 @@ def _keep(node, t, version) -> tuple:
 
 
 def _as_array(node, t) -> bool:
-    """Whether ``t`` can be kept as its array: made a tensor again with the class and device
-    of the node's other arrays (the first sets them)."""
-    if node.saved_type is None:
-        node.saved_type, node.saved_device = type(t), t._device
+    """Whether ``t`` can be kept as its array: made a tensor again with the node's one class
+    and device (those of the first tensor it saved; set on every node that saves one, as
+    Python 3.11 keeps a class's instance attributes without a dict only if its first
+    instances set them all)."""
     return type(t) is node.saved_type and t._device == node.saved_device
 
 
