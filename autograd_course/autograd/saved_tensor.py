@@ -63,20 +63,17 @@ class SavedFields:
 def keep_all(node, to_save: tuple, versions) -> None:
     """Fill the node's fields with the tensors ``forward`` saved; ``versions``: for a call
     that wrote into a saved input, its version from before the write (else None)."""
-    kept, kept_versions, kinds = [], [], []
     for t in to_save:  # (every node that saves a tensor sets these two: see _as_array)
         if isinstance(t, TensorBase):
             node.saved_type, node.saved_device = type(t), t._device
             break
+    entries = []  # per saved tensor: (what is kept, its version, its kind)
     for i, t in enumerate(to_save):
         if t is not None and not isinstance(t, TensorBase):
             raise TypeError(_messages.not_a_variable(i, t))
-        entry = (None, None, None) if t is None else _keep(node, t, versions and versions[i])
-        kept.append(entry[0])
-        kept_versions.append(entry[1])
-        kinds.append(entry[2])
-    node.saved, node.saved_versions, node.saved_kinds = tuple(kept), tuple(kept_versions), \
-        tuple(kinds)
+        entries.append((None, None, None) if t is None else
+                       _keep(node, t, versions and versions[i]))
+    node.saved, node.saved_versions, node.saved_kinds = zip(*entries)  # one tuple per field
 
 
 def _keep(node, t, version) -> tuple:
@@ -89,11 +86,11 @@ def _keep(node, t, version) -> tuple:
         return SavedTensor(t, is_output, version), None, "record"
     if number and _as_array(node, t):
         return t._data, None, "number"
-    if not is_output:
-        return t, t._version if version is None else version, "leaf" if t.grad_fn is None \
-            else "input"
+    if not is_output:  # an input: the tensor itself (a leaf, or made by another node)
+        kind = "leaf" if t.grad_fn is None else "input"
+        return t, t._version if version is None else version, kind
     if t._output_nr == 0 and "_fw_grad" not in t.__dict__ and _as_array(node, t):
-        node.result_counter = t._shared_version_counter()
+        node.result_counter = t._shared_version_counter()  # its array and version counter
         return t._data, t._version, "result"
     return SavedTensor(t, True, version), None, "record"  # another output, or with a tangent
 
