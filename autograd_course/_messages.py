@@ -188,6 +188,9 @@ CREATE_GRAPH_IN_BACKWARD = (
 )
 
 IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
+ONLY_INPUTS_IGNORED = ("only_inputs argument is deprecated and is ignored now (defaults to True). "
+                       "To accumulate gradient for other parts of the graph, please use "
+                       "torch.autograd.backward.")
 
 
 def no_grad_fn(i: int) -> str:
