@@ -6,6 +6,7 @@ a ``GradientEdge`` as where a backward pass starts, ``autograd._functions.Resize
 
 from __future__ import annotations
 
+import importlib
 import warnings
 
 import pytest
@@ -104,5 +105,99 @@ def test_a_gradient_edge_root_is_checked_like_a_tensor(torch_oracle, grad):
         edge = m.autograd.graph.get_gradient_edge(x.clone())
         given = {None: None, "ones3": m.ones(3), "long": m.ones(2, 2, dtype=m.int64)}[grad]
         return m.autograd.grad(edge, x, given)
+
+    assert_like_torch(case)
+
+
+# --- autograd._functions.Resize (test_grad_to_node) ----------------------------------------
+def _resize(m):
+    """``Resize.apply`` of ``m.autograd._functions``, a module that is imported when used."""
+    return importlib.import_module(f"{m.__name__}.autograd._functions").Resize.apply
+
+
+def test_resize_is_a_python_node_whose_gradient_takes_the_old_shape_back(torch_oracle):
+    def case(m):
+        x = m.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        y = _resize(m)(x * 1, (3, 2))
+        weights = m.arange(6.0).reshape(3, 2)
+        (y * weights).sum().backward()
+        edge = m.autograd.graph.get_gradient_edge(y)
+        (through_edge,) = m.autograd.grad((y * 2).sum(), edge)
+        return [y, type(y.grad_fn).__name__, x.grad, through_edge]
+
+    assert_like_torch(case)
+
+
+def test_resize_refuses_another_number_of_elements(torch_oracle):
+    assert_like_torch(lambda m: _resize(m)(m.ones(2, 3), (4, 2)))
+
+
+def test_resize_shares_the_memory_of_its_input(torch_oracle):
+    def case(m):
+        x = m.zeros(4)
+        y = _resize(m)(x, (2, 2))
+        x.add_(1)  # a later write into x shows through y
+        return [y, y._base is None]
+
+    assert_like_torch(case)
+
+
+# --- Tensor.set_ (test_grad_to_node_set) ---------------------------------------------------
+def test_set_under_no_grad_renews_the_leafs_gradient_accumulator(torch_oracle):
+    """The graph recorded before ``set_`` still reaches the old accumulator, through its edge;
+    asking for the tensor itself finds its new accumulator, which that graph never used."""
+    def case(m):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        old_edge = m.autograd.graph.get_gradient_edge(x)
+        out = x * 3
+        version = x._version
+        with m.no_grad():
+            returned = x.set_(m.tensor([5.0, 6.0, 7.0]))
+        new_edge = m.autograd.graph.get_gradient_edge(x)
+        seen = [returned is x, x, x._version - version, x.requires_grad, x.is_leaf,
+                new_edge.node is old_edge.node]
+        try:
+            m.autograd.grad(out.sum(), x)
+            seen.append("no error")
+        except RuntimeError as err:
+            seen.append(str(err))
+        seen.append(m.autograd.grad(out.sum(), old_edge))
+        return seen
+
+    assert_like_torch(case)
+
+
+def test_set_shares_memory_but_not_the_version_counter(torch_oracle):
+    def case(m):
+        a, b = m.zeros(3), m.ones(2, 2)
+        a.set_(b)
+        b.add_(1)
+        empty = m.zeros(3).set_()
+        return [a, a._version, b._version, empty]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.tensor([1.0], requires_grad=True).set_(m.zeros(2)),  # a leaf, in grad mode
+    lambda m: m.zeros(2).set_(m.zeros(2, dtype=m.int64)),
+    lambda m: m.zeros(2, dtype=m.float64).set_(m.zeros(2)),
+])
+def test_set_errors(torch_oracle, call):
+    assert_like_torch(call)
+
+
+def test_set_from_a_tensor_that_requires_grad_is_recorded_without_derivative(torch_oracle):
+    def case(m):
+        source = m.ones(2, requires_grad=True) * 2
+        x = m.zeros(2)
+        x.set_(source)
+        seen = [x.requires_grad, type(x.grad_fn).__name__, x]
+        try:
+            x.sum().backward()
+            seen.append("no error")
+        except RuntimeError as err:
+            seen.append(str(err))
+        return seen
 
     assert_like_torch(case)
