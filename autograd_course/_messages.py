@@ -113,6 +113,13 @@ def grad_size(got, expected) -> str:
             "size")
 
 
+def grad_dtype_with_grad(wanted, existing) -> str:
+    return (f"Cannot set grad_dtype to '{_TYPE_NAMES[str(wanted)]}' because there is already a "
+            f"gradient with dtype '{c_name(existing)}'. Please clear the gradient (.grad = None) "
+            "before changing grad_dtype, or ensure the new grad_dtype matches the existing "
+            "gradient's dtype.")
+
+
 def grad_dtype(got, expected) -> str:
     return (f"attempting to assign a gradient with dtype '{c_name(got)}' to a tensor with "
             f"grad_dtype '{_TYPE_NAMES[str(expected)]}'. The gradient must match the tensor's "

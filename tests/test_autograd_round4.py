@@ -201,3 +201,127 @@ def test_set_from_a_tensor_that_requires_grad_is_recorded_without_derivative(tor
         return seen
 
     assert_like_torch(case)
+
+
+# --- a leaf's grad_dtype (test_grad_dtype; float16 stands in for its bfloat16) -------------
+class _Mismatched:
+    """A Function whose backward returns float64, whatever its input's dtype."""
+
+    @staticmethod
+    def make(m):
+        class Mismatched(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad.to(m.float64)
+
+        return Mismatched
+
+
+def _error(call) -> str:
+    try:
+        call()
+    except RuntimeError as err:
+        return str(err)
+    return "no error"
+
+
+def test_grad_dtype_defaults_to_the_dtype_and_is_a_leafs_alone(torch_oracle):
+    def case(m):
+        leaf = m.tensor([1.0, 2.0], requires_grad=True)
+        seen = [str(leaf.grad_dtype)]
+        leaf.grad_dtype = m.float16
+        seen.append(str(leaf.grad_dtype))
+        leaf.grad_dtype = None
+        seen.append(leaf.grad_dtype)
+        seen.append(str(m.tensor([1, 2]).grad_dtype))  # any leaf, even one without grad
+        non_leaf = leaf * 2
+
+        def set_on_non_leaf():
+            non_leaf.grad_dtype = m.float16
+
+        seen += [_error(lambda: non_leaf.grad_dtype), _error(set_on_non_leaf)]
+
+        def set_a_string():
+            leaf.grad_dtype = "float16"
+
+        seen.append(_error(set_a_string))
+        return seen
+
+    assert_like_torch(case)
+
+
+def test_assigning_grad_checks_grad_dtype(torch_oracle):
+    def case(m):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+
+        def assign(grad):
+            x.grad = grad
+
+        x.grad_dtype = m.float16
+        seen.append(_error(lambda: assign(m.tensor([1.0, 1.0]))))
+        seen.append(_error(lambda: assign(m.tensor([1.0, 1.0], dtype=m.float16))))
+        seen.append(str(x.grad.dtype))
+        x.grad = None
+        x.grad_dtype = None
+        assign(m.tensor([1.0, 1.0], dtype=m.float64))  # None: any dtype
+        seen.append(str(x.grad.dtype))
+        return seen
+
+    assert_like_torch(case)
+
+
+def test_changing_grad_dtype_while_a_gradient_is_there(torch_oracle):
+    def case(m):
+        g = m.tensor([1.0, 2.0], requires_grad=True)
+        g.grad = m.tensor([1.0, 1.0])
+        seen = []
+
+        def set_to(dtype):
+            g.grad_dtype = dtype
+            return str(g.grad_dtype)
+
+        seen.append(set_to(m.float32))  # the gradient's own dtype: allowed
+        seen.append(_error(lambda: set_to(m.float16)))
+        seen.append(set_to(None))
+        g.grad = None
+        seen.append(set_to(m.float16))
+        return seen
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("setting", ["default", "none", "float16", "none_after_node"])
+def test_an_arriving_gradient_is_cast_to_grad_dtype(torch_oracle, setting):
+    """By default to the leaf's dtype; ``None`` keeps the dtype it arrives in; set after the
+    leaf's AccumulateGrad was already made (by an earlier op), the new dtype holds too."""
+    def case(m):
+        x = m.tensor([5.0, 6.0], requires_grad=True)
+        # an op on x makes its AccumulateGrad, which stays alive with the op's result
+        kept = x.clone() if setting == "none_after_node" else None
+        if setting != "default":
+            x.grad_dtype = m.float16 if setting == "float16" else None
+        _Mismatched.make(m).apply(x).sum().backward()
+        return [x.grad, str(x.grad.dtype), kept is None]
+
+    assert_like_torch(case)
+
+
+def test_accumulating_into_a_grad_of_another_dtype_keeps_its_dtype(torch_oracle):
+    def case(m):
+        k = m.tensor([3.0, 4.0], dtype=m.float16, requires_grad=True)
+        k.grad_dtype = None
+        (k * 2).sum().backward()
+        k.grad = k.grad.to(m.float32)
+        (k * 3).sum().backward()
+        wide = m.tensor([1.0, 2.0], requires_grad=True)
+        wide.grad_dtype = None
+        wide.grad = m.ones(2, dtype=m.float64)
+        (wide * 2).sum().backward()
+        return [k.grad, str(k.grad.dtype), wide.grad, str(wide.grad.dtype)]
+
+    assert_like_torch(case)
