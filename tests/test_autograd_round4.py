@@ -12,6 +12,8 @@ import warnings
 import pytest
 from oracle_helpers import assert_like_torch
 
+from autograd_course.compat import _C
+
 
 # --- is_grads_batched (test_grad_batched_grad) ---------------------------------------------
 def test_batched_grad_outputs_give_one_gradient_per_row(torch_oracle):
@@ -323,5 +325,54 @@ def test_accumulating_into_a_grad_of_another_dtype_keeps_its_dtype(torch_oracle)
         wide.grad = m.ones(2, dtype=m.float64)
         (wide * 2).sum().backward()
         return [k.grad, str(k.grad.dtype), wide.grad, str(wide.grad.dtype)]
+
+    assert_like_torch(case)
+
+
+# --- _C._functions.DelayedError and CopySlices (test_copy_slices_graph_task_updates) -------
+def _delayed_error(m):
+    """``torch._C._functions.DelayedError``; here it lives in ``compat/_C``."""
+    return m._C._functions.DelayedError if m.__name__ == "torch" else _C._functions.DelayedError
+
+
+def test_delayed_error_passes_tensors_through_a_node_that_raises(torch_oracle):
+    def case(m):
+        y = m.tensor([1.0, 2.0], requires_grad=True)
+        boom = _delayed_error(m)("Boom!", 1)
+        out = boom(y)
+        pair = _delayed_error(m)("Boom!", 2)(y, y * 2)
+        seen = [out.grad_fn.name(), out.requires_grad, out.is_leaf, out,
+                type(pair).__name__, len(pair), boom(m.zeros(2)).requires_grad,
+                _error(lambda: (out * 3).sum().backward())]
+        try:
+            boom(y, y)
+        except TypeError as err:
+            seen.append(str(err))
+        return seen
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("with_other_use", [False, True])
+def test_a_write_into_a_view_runs_only_what_the_asked_inputs_need(torch_oracle, with_other_use):
+    """``out`` is a view of a clone of ``x``, written into in place with ``y_safe``, whose node
+    raises if run. Asking for ``x`` or for ``y_safe`` itself must not run that node; asking
+    for ``y`` (behind it) must."""
+    def case(m):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        y = m.tensor([3.0, 4.0], requires_grad=True)
+        y_safe = _delayed_error(m)("Boom!", 1)(y)
+
+        def f():
+            out = x.clone().view(-1)
+            b = out * 2 if with_other_use else None
+            out += y_safe
+            return out.sum() + (b.sum() if with_other_use else 0)
+
+        seen = [_error(lambda: f().backward()), _error(lambda: m.autograd.grad(f(), y))]
+        seen.append(m.autograd.grad(f(), x))
+        seen.append(m.autograd.grad(f(), y_safe))
+        seen.append(m.autograd.grad(f(), (x, y_safe)))
+        return seen
 
     assert_like_torch(case)
