@@ -1,7 +1,8 @@
 """Fourth round of autograd details PyTorch's own TestAutograd checks, in our own words and
 compared with torch where the behaviour is PyTorch's: batched gradients in ``autograd.grad``,
 a ``GradientEdge`` as where a backward pass starts, ``autograd._functions.Resize``,
-``Tensor.set_`` and the leaf's renewed gradient accumulator, and a leaf's ``grad_dtype``.
+``Tensor.set_`` and the leaf's renewed gradient accumulator, a leaf's ``grad_dtype``,
+``_C._functions.DelayedError`` with a write into a view, and ``lobpcg``.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import importlib
 import warnings
 
+import numpy as np
 import pytest
 from oracle_helpers import assert_like_torch
 
@@ -376,3 +378,55 @@ def test_a_write_into_a_view_runs_only_what_the_asked_inputs_need(torch_oracle, 
         return seen
 
     assert_like_torch(case)
+
+
+# --- lobpcg (test_lobpcg) ------------------------------------------------------------------
+def _symmetric(m, *shape):
+    a = m.tensor(np.random.default_rng(len(shape)).random(shape), dtype=m.float64)
+    return a @ a.mT / 10
+
+
+def _eigenpairs(m, A, k, largest):
+    """lobpcg's (D, U), each eigenvector's sign made that of its largest entry (as PyTorch's
+    test does: LOBPCG's signs depend on where it started)."""
+    X = m.eye(A.shape[-1], k, dtype=A.dtype).expand(*A.shape[:-1], k)  # the starting vectors
+    D, U = m.lobpcg(A, k=k, X=X, largest=largest)
+    _, where = U.abs().max(-2, keepdim=True)
+    return D, U * U.gather(-2, where).sign()
+
+
+@pytest.mark.parametrize("k, shape", [(1, (6, 6)), (2, (6, 6)), (2, (2, 6, 6)), (1, (2, 2, 6, 6))])
+@pytest.mark.parametrize("largest", [True, False])
+def test_lobpcg_eigenpairs_and_their_symmetric_gradient(torch_oracle, k, shape, largest):
+    def case(m):
+        A = _symmetric(m, *shape).requires_grad_()
+        D, U = _eigenpairs(m, A, k, largest)
+        weights = m.arange(float(U.numel()), dtype=m.float64).reshape(U.shape) / 10
+        (D.sum() + (U * weights).sum()).backward()
+        return [D, U, A.grad, (A.grad - A.grad.mT).abs().max() < 1e-12]
+
+    # (PyTorch's LOBPCG stops once its residual is below sqrt(eps): U agrees to about 1e-7,
+    # the gradient, divided by gaps between eigenvalues, to about 1e-5)
+    assert_like_torch(case, rtol=1e-4, atol=1e-4)
+
+
+def test_lobpcg_passes_gradcheck_and_gradgradcheck(torch_oracle):
+    def case(m):
+        A = _symmetric(m, 6, 6).requires_grad_()
+        first = m.autograd.gradcheck(lambda A: _eigenpairs(m, A, 2, True), (A,))
+        D_grad = m.tensor(np.linspace(0.01, 0.02, 2))
+        U_grad = m.tensor(np.linspace(0.0, 0.01, 12).reshape(6, 2))
+        second = m.autograd.gradgradcheck(lambda A: _eigenpairs(m, A, 2, False), (A,),
+                                          (D_grad, U_grad), atol=1e-4)
+        return [first, second]
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.lobpcg(m.eye(5, dtype=m.float64), k=2),  # 5 rows < 3 x 2 pairs
+    lambda m: m.lobpcg(m.ones(6, 4, dtype=m.float64), k=1),
+    lambda m: m.lobpcg(m.eye(6, dtype=m.float64), X=m.ones(6, 3, dtype=m.float64)),
+])
+def test_lobpcg_errors(torch_oracle, call):
+    assert_like_torch(call)

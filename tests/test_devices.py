@@ -473,6 +473,10 @@ OP_CASES = [
                                                        sorter=ops.argsort(x[0]), right=True),
                                       ops.bucketize(x.detach(), ops.sort(x[0])[0], right=True)),
      [normal(3, 4), ints(3, 4)]),
+    ("lobpcg", lambda a: tuple(  # (each eigenvector's sign made that of its largest entry)
+        t for d, u in [ops.lobpcg(a @ a.mT / 10, k=2), ops.lobpcg(a @ a.mT, k=1, largest=False)]
+        for t in (d, u * u.gather(-2, u.abs().max(-2, keepdim=True)[1]).sign())),
+     [normal(2, 6, 6)]),
     ("histograms", lambda x, w: (ops.histc(x, 5), ops.histc(x, 4, min=-1, max=1),
                                  *ops.histogram(x.detach(), 6),  # (no derivative)
                                  *ops.histogram(x.detach(), 3, range=(-1.0, 2.0),

@@ -84,6 +84,7 @@ from .compare import (
 )
 from .distinct import unique, unique_consecutive, unique_dim
 from .draws import bernoulli, bernoulli_
+from .eigen import lobpcg
 from .error_function import erf
 from .exp_log import exp, expm1, log, log1p, log2, log10, xlogy
 from .gather import gather, index_select, masked_select, scatter, scatter_add
