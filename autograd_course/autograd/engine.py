@@ -23,7 +23,7 @@ import warnings
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import anomaly, arguments, batched_grad, grad_mode, hooks
+from . import anomaly, arguments, batched_grad, grad_mode, hooks, profiler
 from .hooks import trace  # noqa: F401  (ag.autograd.trace: a callback after every node)
 from .node import Node
 from .ready_queue import ReadyQueue
@@ -160,7 +160,10 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
                     # before the node runs (one registered while it runs gets none of them)
                     kept = grads if node._post_hooks else []
                     task.node = node
-                    grad_inputs = node.apply(grads)
+                    if profiler.state.enabled:  # the node's run is an event of the profiler
+                        grad_inputs = profiler.record_node(node, grads)
+                    else:
+                        grad_inputs = node.apply(grads)
                     task.node = None
                     if (hooked or node.hooked) and node is not root:  # (the root: no node)
                         grad_inputs = hooks.call_post_hooks(node, grads, grad_inputs, kept)

@@ -13,12 +13,11 @@ learner writes, using only the ctx API below, and the engine runs them all the s
 from __future__ import annotations
 
 import functools
-import warnings
 
 from .. import _messages
-from ..compat.legacy_ctx import LegacyCtx
+from ..compat.legacy_ctx import LegacyCtx, LegacyFunction
 from ..tensor_base import TensorBase
-from . import anomaly, backward_result, forward_ad, grad_mode, saved_names, views
+from . import anomaly, backward_result, forward_ad, grad_mode, profiler, saved_names, views
 from .node import Node, link_inputs, next_sequence_nr
 from .saved_tensor import SavedTensor, raw_all, unpack_all
 
@@ -130,7 +129,7 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
         return f"<{where}{self.name()} object at {hex(id(self))}>"
 
 
-class Function(backward_result.VjpIsBackward):
+class Function(backward_result.VjpIsBackward, LegacyFunction):
     """Base class for differentiable operations. Subclass it; call ``YourFunction.apply``.
 
     Example (the note's ``MulConstant``, with a correct backward)::
@@ -163,13 +162,6 @@ class Function(backward_result.VjpIsBackward):
         cls._backward_cls = type(name, (BackwardNode,), namespace)
         cls._builtin, cls._setup_apart = builtin, cls.setup_context is not Function.setup_context
 
-    def __init__(self, *args, **kwargs) -> None:
-        warnings.warn(_messages.INSTANTIATED.format(cls=type(self)), DeprecationWarning,
-                      stacklevel=2)
-
-    def __call__(self, *args, **kwargs):
-        raise RuntimeError(_messages.LEGACY_CALL)
-
     @staticmethod
     def forward(ctx, *args):
         raise NotImplementedError(_messages.NO_FORWARD)
@@ -196,6 +188,8 @@ class Function(backward_result.VjpIsBackward):
         """
         if kwargs or cls._setup_apart:
             args = backward_result.bind_arguments(cls.forward, args, kwargs, cls._setup_apart)
+        if cls._builtin and profiler.state.enabled:  # the call is one event (aten::mul...)
+            return profiler.record_op(cls, args, _apply_builtin)
         if cls._builtin:
             return _apply_builtin(cls, args)
         ctx = cls._backward_cls()

@@ -43,6 +43,7 @@ from .more_layers import (
 from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .rnn import LSTM, LSTMCell
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
@@ -52,5 +53,5 @@ __all__ = [
     "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
     "utils",    "Embedding", "GroupNorm", "LayerNorm", "ModuleDict", "ParameterList", "Softplus",
     "Unflatten", "Conv1d", "ConvTranspose2d", "Fold", "MultiheadAttention", "PReLU", "Unfold",
-    "Upsample",
+    "Upsample", "LSTM", "LSTMCell",
 ]

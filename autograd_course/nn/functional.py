@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ops
+from ..autograd.profiler import recorded_as
 from ..ops.activations import (
     elu,
     gelu,
@@ -65,6 +66,7 @@ def _dtype_name(t) -> str:
     return names.get(t.dtype.name, t.dtype.name.capitalize())
 
 
+@recorded_as("aten::linear")  # one operator in PyTorch: one event of the profiler here too
 # PyTorch's argument name
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y = x Wᵀ + b. A 2-d input is one ``addmm`` (PyTorch's ``AddmmBackward0``); other
@@ -75,8 +77,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"{_dtype_name(weight)}")
     if input.ndim != 2:
         flat = input.reshape(-1, input.shape[-1]) if input.ndim else input.reshape(1, -1)
-        out = linear(flat, weight, bias)
+        out = _linear_2d(flat, weight, bias)
         return out.reshape(*input.shape[:-1], weight.shape[0])
+    return _linear_2d(input, weight, bias)
+
+
+def _linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     if bias is None:
         return input.mm(weight.t())
     return addmm(bias, input, weight.t())

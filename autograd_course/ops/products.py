@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .. import _messages
 from ..autograd import forward_ad
 from ..autograd.function import Function
+from ..autograd.profiler import recorded_as
 from .arrange import diagonal
 from .broadcasting import broadcast_shape
 from .combine import where
@@ -196,6 +197,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = Non
     return diff.norm(p, -1)
 
 
+@recorded_as("aten::einsum")  # one operator in PyTorch: one event of the profiler here too
 def einsum(equation: str, *operands: Tensor) -> Tensor:
     """Sum of products written in index notation: ``einsum("bij,bjk->bik", a, b)``."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):

@@ -1,5 +1,6 @@
 """In-place view ops: ``x.t_()``, ``x.transpose_(0, 1)``, ``x.squeeze_(0)``, ``x.unsqueeze_(0)``,
-``x.swapdims_(0, 1)``, ``x.as_strided_(size, stride)``.
+``x.swapdims_(0, 1)``, ``x.as_strided_(size, stride)``; and ``x.resize_(size)``, which is not
+differentiable (below).
 
 They change only how ``x`` looks at its memory (shape, strides, offset), never the values, so
 there is no new backward to write: ``x`` takes the geometry and the history of the same op
@@ -14,8 +15,11 @@ no_grad a view with a history gets it afresh from its base
 
 from __future__ import annotations
 
+import math
+
 from .. import _messages
 from ..autograd import grad_mode, views
+from .shape import _shape_arg
 
 
 def view_in_place(tensor, view_op, *args):
@@ -33,4 +37,24 @@ def view_in_place(tensor, view_op, *args):
         tensor.grad_fn, tensor._output_nr = view.grad_fn, view._output_nr
     elif tensor._base is not None and tensor.grad_fn is not None:
         views.refresh_views(tensor._base, [tensor])
+    return tensor
+
+
+def resize_(tensor, *size):
+    """``x.resize_(size)``: x takes the shape ``size``, keeping its first elements in order.
+    Fewer elements: x looks at the start of its memory (a contiguous x keeps sharing it).
+    More: PyTorch grows x's memory and leaves the new elements uninitialised; here x gets
+    new memory, its old elements then zeros. Not differentiable, so PyTorch refuses it on a
+    tensor that requires grad."""
+    if tensor._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = _shape_arg(size)
+    count = math.prod(shape)
+    flat = tensor._data.reshape(-1)  # (a view of x's memory when x is contiguous)
+    if count > flat.size:
+        grown = tensor._xp.zeros(count, dtype=flat.dtype)
+        grown[:flat.size] = flat
+        flat = grown
+    tensor._data = flat[:count].reshape(shape)
+    tensor._bump_version()
     return tensor

@@ -13,7 +13,7 @@ from .. import ops
 from ..memory_formats import check_memory_format, preserve_format
 from ..ops import arrange, strided
 from ..ops.split import chunk, split, unbind
-from ..ops.view_in_place import view_in_place
+from ..ops.view_in_place import resize_, view_in_place
 
 
 class TensorShape:
@@ -161,6 +161,9 @@ class TensorShape:
 
     def t_(self):
         return view_in_place(self, ops.t)
+
+    def resize_(self, *size, memory_format=None):
+        return resize_(self, *size)
 
     def transpose_(self, dim0, dim1):
         return view_in_place(self, ops.transpose, dim0, dim1)
