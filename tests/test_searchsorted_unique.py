@@ -177,3 +177,20 @@ def test_searchsorted_takes_the_values_as_input_as_pytorchs_parser_does(torch_or
         return m.searchsorted(m.tensor([1.0, 2.0]), input=m.tensor([1.5, 3.0]))
 
     assert_like_torch(case)
+
+
+@pytest.mark.parametrize("name", ["unique", "unique_consecutive"])
+@pytest.mark.parametrize("dim", [None, 0, 1, 2, -2])
+def test_unique_of_an_empty_tensor_along_each_dim(torch_oracle, name, dim):
+    def case(m):
+        kwargs = {} if dim is None else {"dim": dim}
+        return list(getattr(m, name)(m.zeros(5, 0, 5), return_inverse=True,
+                                     return_counts=True, **kwargs))
+
+    assert_like_torch(case)
+
+
+@pytest.mark.parametrize("name", ["unique", "unique_consecutive"])
+@pytest.mark.parametrize("dim", [0, -1, 1])
+def test_unique_along_a_dim_of_a_0d_tensor(torch_oracle, name, dim):
+    assert_like_torch(lambda m: getattr(m, name)(m.tensor(3.0), dim=dim))

@@ -75,8 +75,11 @@ def _runs_along(dim):
         n = flat.shape[0]
         if n == 0:
             empty = xp.zeros(0, dtype=np.int64)
-            return data.reshape(-1) if dim is None else data, empty.reshape(data.shape), empty
-        differs = (flat[1:] != flat[:-1]).reshape(n - 1, -1).any(axis=1)  # from its neighbour
+            if dim is None:
+                return data.reshape(-1), empty.reshape(data.shape), empty
+            return data, empty, empty
+        slices = flat.reshape(n, -1)  # one row per element (or slice along dim)
+        differs = (slices[1:] != slices[:-1]).any(axis=1)  # from its neighbour before it
         starts = xp.concatenate([xp.ones(1, dtype=bool), differs])
         first = xp.nonzero(starts)[0]
         counts = xp.diff(xp.concatenate([first, xp.asarray([n])]))
@@ -84,6 +87,18 @@ def _runs_along(dim):
         values = flat[first] if dim is None else xp.moveaxis(flat[first], 0, dim)
         return values, run.reshape(data.shape) if dim is None else run, counts
     return find
+
+
+def _checked_dim(input: Tensor, dim: int) -> int:
+    """``dim`` made positive, with PyTorch's errors for a 0-d input and for an empty input
+    whose empty dimension is another one (no slices along ``dim`` could be compared)."""
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    dim = normalize_dim(dim, input.ndim)
+    if input.numel() == 0 and input.shape[dim] != 0:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+    return dim
 
 
 def _picked(results: tuple, return_inverse: bool, return_counts: bool):
@@ -103,7 +118,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     if dim is None:
         results = Unique2.apply(input, _all_values)
     else:
-        results = UniqueDim.apply(input, _slices_along(normalize_dim(dim, input.ndim)))
+        results = UniqueDim.apply(input, _slices_along(_checked_dim(input, dim)))
     return _picked(results, return_inverse, return_counts)
 
 
@@ -111,7 +126,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
                        return_counts: bool = False, dim: int | None = None):
     """Each run of equal neighbours collapsed to one element (``dim``: runs of equal slices
     along it), with the same optional inverse and counts as ``unique``."""
-    find = _runs_along(None if dim is None else normalize_dim(dim, input.ndim))
+    find = _runs_along(None if dim is None else _checked_dim(input, dim))
     return _picked(UniqueConsecutive.apply(input, find), return_inverse, return_counts)
 
 
@@ -137,4 +152,4 @@ def unique_dim(input: Tensor, dim: int, sorted: bool = True, return_inverse: boo
                return_counts: bool = False) -> tuple:
     """``torch._VF.unique_dim``: (values, inverse, counts) along ``dim``, all three always
     (as PyTorch's, which computes them whatever the flags say)."""
-    return UniqueDim.apply(input, _slices_along(normalize_dim(dim, input.ndim)))
+    return UniqueDim.apply(input, _slices_along(_checked_dim(input, dim)))
