@@ -19,10 +19,10 @@ from ..compat.legacy_ctx import LegacyCtx, LegacyFunction
 from ..tensor_base import TensorBase
 from . import anomaly, backward_result, forward_ad, grad_mode, profiler, saved_names, views
 from .node import Node, link_inputs, next_sequence_nr
-from .saved_tensor import SavedTensor, raw_all, unpack_all
+from .saved_tensor import SavedFields, keep_all, raw_all, unpack_all
 
 
-class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
+class BackwardNode(Node, SavedFields, LegacyCtx, forward_ad.ForwardCtx):
     """The ctx of one ``Function`` call, and its node in the graph (``MulBackward0``...).
 
     Each ``Function`` subclass gets its own subclass of this, named after it. ``forward`` may
@@ -35,9 +35,7 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
     # what the ctx holds until forward (or the recording) sets it
     needs_input_grad: tuple = ()  # per input: does it require grad?
     materialize_grads = True
-    to_save: tuple = ()
-    saved = None  # one SavedTensor (or None) per saved tensor, once recorded
-    released = False
+    to_save: tuple = ()  # what save_for_backward was given (the node's fields keep it after)
     dirty: tuple = ()
     non_differentiable: tuple = ()
     non_differentiable_outputs: tuple = ()  # their output numbers, once recorded
@@ -61,7 +59,7 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
 
     saved_tensors = property(unpack_all)  # the tensors forward saved, as they were then
 
-    _raw_saved_tensors = property(raw_all)  # the SavedTensor objects that hold them
+    _raw_saved_tensors = property(raw_all)  # the SavedTensor records, made when read
 
     # --- recording --------------------------------------------------------------------------
     def record(self, args: tuple, outputs):
@@ -85,13 +83,8 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
             output_info.append(info)
         self.output_info, self.dirty = tuple(output_info), ()  # (as PyTorch, not kept: a cycle)
         if self.to_save:  # let go of to_save first: a pack hook may raise (checkpoint's stop)
-            saved, to_save, self.to_save = [], self.to_save, ()
-            for i, t in enumerate(to_save):  # each saved tensor remembers its version
-                if t is not None and not isinstance(t, TensorBase):
-                    raise TypeError(_messages.not_a_variable(i, t))
-                version = versions and versions[i]  # (None: not dirty, read it now)
-                saved.append(None if t is None else SavedTensor(t, t.grad_fn is self, version))
-            self.saved = tuple(saved)
+            to_save, self.to_save = self.to_save, ()
+            keep_all(self, to_save, versions)  # each saved tensor, and its version now
         return outputs[0] if single else tuple(outputs)
 
     def _link_output(self, args: tuple, out, output_nr: int, n_outputs: int):
@@ -122,7 +115,7 @@ class BackwardNode(Node, LegacyCtx, forward_ad.ForwardCtx):
     def release_saved_tensors(self) -> None:
         """Free the saved tensors after backward, so their memory goes back at once."""
         if self.saved:
-            self.saved, self.released = None, True
+            self.saved, self.result_counter, self.released = None, None, True
 
     def __repr__(self) -> str:
         where = "" if self._builtin else "torch.autograd.function."  # a learner's Function

@@ -2,9 +2,10 @@
 
 Every node has ``next_functions``: one ``(node, input_nr)`` pair per tensor input, naming the
 node that made that input and which of its outputs it was. Following these pairs from the
-loss reaches every leaf. The node keeps them as two plain fields, ``_next_nodes`` and
-``_next_nrs``, and builds the pairs when ``next_functions`` is read (as PyTorch's Python
-binding builds that tuple from the C++ ``next_edges_`` on every read). A node's
+loss reaches every leaf. The node keeps them in plain fields (the first two nodes as fields of
+their own, any further ones in a tuple, and ``_next_nrs``) and builds the pairs when
+``next_functions`` is read (as PyTorch's Python binding builds that tuple from the C++
+``next_edges_`` on every read). A node's
 ``apply(grads)`` takes the gradients of its outputs and returns the gradients of its inputs,
 in the order of ``next_functions``.
 
@@ -36,7 +37,10 @@ def next_sequence_nr() -> int:
 class Node:
     """A step of the recorded computation, run backwards by the engine."""
 
-    _next_nodes: tuple = ()  # per tensor input: the node that made it (None: no gradient)
+    # the edges, per tensor input: the node that made it (None: no gradient); most ops have
+    # one or two tensor inputs, whose nodes are plain fields (no tuple for the collector)
+    _next_first = _next_second = None
+    _next_rest: tuple = ()  # the nodes of the third input on
     _next_nrs: tuple = ()  # per tensor input: which output of that node it was
     output_info: tuple = (None,)  # one entry per output: its (shape, dtype)
     sequence_nr: int = 0  # set when the node joins a graph (see next_sequence_nr)
@@ -57,10 +61,16 @@ class Node:
         """``((node, input_nr), ...)``: one edge per tensor input, built when read."""
         return tuple(zip(self._next_nodes, self._next_nrs))
 
+    @property
+    def _next_nodes(self) -> tuple:
+        """Per tensor input, the node that made it (None: no gradient), built when read."""
+        if len(self._next_nrs) > 2:
+            return (self._next_first, self._next_second, *self._next_rest)
+        return (self._next_first, self._next_second)[:len(self._next_nrs)]
+
     def set_next_edges(self, edges) -> None:
-        """Keep ``edges``, ``(node, input_nr)`` pairs, as the two fields above."""
-        self._next_nodes = tuple([node for node, _ in edges])
-        self._next_nrs = tuple([nr for _, nr in edges])
+        """Keep ``edges``, ``(node, input_nr)`` pairs, in the fields above."""
+        keep_edges(self, [node for node, _ in edges], [nr for _, nr in edges])
 
     @property
     def metadata(self) -> dict:
@@ -233,5 +243,13 @@ def link_inputs(node: Node, args: tuple) -> tuple:
                               else (a._data.shape, a._data.dtype))
         else:
             input_info.append(None)
-    node._next_nodes, node._next_nrs = tuple(nodes), tuple(nrs)  # its next_functions
+    keep_edges(node, nodes, nrs)  # its next_functions
     return tuple(input_info)
+
+
+def keep_edges(node: Node, nodes: list, nrs: list) -> None:
+    """Give ``node`` its edges: the nodes its inputs came from, and which of their outputs."""
+    node._next_nrs = tuple(nrs)
+    node._next_first = nodes[0] if nodes else None
+    node._next_second = nodes[1] if len(nodes) > 1 else None
+    node._next_rest = tuple(nodes[2:])

@@ -12,12 +12,14 @@ names in the order it hands tensors to ``save_for_backward``::
 
 and each name becomes two read-only properties of its node: ``_saved_<name>``, the tensor
 (read like ``saved_tensors``: ``None`` where the op did not need it, PyTorch's error once
-backward has freed it), and ``_raw_saved_<name>``, the ``SavedTensor`` that holds it.
+backward has freed it), and ``_raw_saved_<name>``, its ``SavedTensor`` record (saved_tensor.py).
 """
 
 from __future__ import annotations
 
 import functools
+
+from . import saved_tensor
 
 
 def node_properties(function_cls) -> dict:
@@ -35,4 +37,4 @@ def _saved(position: int, node):
 
 
 def _raw_saved(position: int, node):
-    return node.saved[position] if node.saved else None
+    return saved_tensor.raw(node, position) if node.saved else None

@@ -1,16 +1,26 @@
-"""``SavedTensor``: a tensor kept for backward, and the version it had when it was kept.
+"""What a node keeps of the tensors ``forward`` saved, and the version each had then.
 
 Backward formulas often need the forward's values (``MulBackward0`` needs both factors). If
 one of them is changed in place before backward runs, the formula would silently use the new
-values, so each saved tensor remembers its version then and ``unpack`` compares.
+values, so the node remembers each saved tensor's version and reading it back compares.
 
-An input is kept as the tensor itself. An *output* of the node that saves it is kept as its
-array and version counter only, and rebuilt on ``unpack``: holding the output tensor would make
-a cycle (output -> grad_fn -> saved output) that Python's reference counting cannot free.
+The node keeps them in its own fields (``SavedFields``, as PyTorch's C++ node keeps its
+``SavedVariable`` fields), one entry per saved tensor in each of three tuples:
 
-Under ``saved_tensors_hooks`` (saved_tensor_hooks.py) what is kept is whatever the pack hook
-returned; ``unpack`` calls the unpack hook and gives the result the saved tensor's place in the
-graph. The version is not checked then: the hooks decide what is kept.
+* ``saved``: what is kept. An input: the tensor itself. The node's own output (its first,
+  PyTorch's ``result``): its array only, with the output's version counter in
+  ``result_counter``; holding the output tensor would make a cycle (output -> grad_fn ->
+  saved output) that Python's reference counting cannot free. A Python number an op turned
+  into a tensor (``x * 2``): its 0-d array, made a tensor again when read.
+* ``saved_versions``: the version it had when it was saved.
+* ``saved_kinds``: which of these it is: ``"leaf"``, ``"input"`` (made by a node),
+  ``"result"``, ``"number"``, or ``"record"``.
+
+A ``SavedTensor`` record (the object PyTorch shows as ``_raw_saved_self``) is made only when
+that is read, or when the plain fields cannot say it all: under ``saved_tensors_hooks``
+(saved_tensor_hooks.py) the pack hook runs at once and the record keeps what it returned;
+``unpack`` calls the unpack hook and gives the result the saved tensor's place in the graph
+(the version is not checked then: the hooks decide what is kept).
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from __future__ import annotations
 import weakref
 
 from .. import _messages
+from ..tensor_base import TensorBase
 from . import grad_mode
 from .node import gradient_edge
 from .saved_tensor_hooks import active_pairs
@@ -38,6 +49,60 @@ ACCESSED_ONCE = (
     "clear_saved_tensors_on_access=False.")
 
 
+class SavedFields:
+    """A node's fields for what its forward saved (see the module's docstring)."""
+
+    saved = None  # once recorded: per saved tensor, what is kept (None: a saved None)
+    saved_versions: tuple = ()  # per saved tensor: its version when it was saved
+    saved_kinds: tuple = ()  # per saved tensor: "leaf", "input", "result", "number", "record"
+    result_counter = None  # the version counter of the node's saved output
+    saved_type = saved_device = None  # the class and device the arrays are made tensors with
+    released = False  # True once backward freed them
+
+
+def keep_all(node, to_save: tuple, versions) -> None:
+    """Fill the node's fields with the tensors ``forward`` saved; ``versions``: for a call
+    that wrote into a saved input, its version from before the write (else None)."""
+    for t in to_save:  # (every node that saves a tensor sets these two: see _as_array)
+        if isinstance(t, TensorBase):
+            node.saved_type, node.saved_device = type(t), t._device
+            break
+    entries = []  # per saved tensor: (what is kept, its version, its kind)
+    for i, t in enumerate(to_save):
+        if t is not None and not isinstance(t, TensorBase):
+            raise TypeError(_messages.not_a_variable(i, t))
+        entries.append((None, None, None) if t is None else
+                       _keep(node, t, versions and versions[i]))
+    node.saved, node.saved_versions, node.saved_kinds = zip(*entries)  # one tuple per field
+
+
+def _keep(node, t, version) -> tuple:
+    """``(what is kept, its version, its kind)`` for one saved tensor ``t``."""
+    if t._inference:  # it has no version to check (PyTorch's SavedVariable refuses)
+        raise RuntimeError(_messages.INFERENCE_SAVED)
+    number = getattr(t, "_wrapped_number", False)  # (ops/operands.py marks those)
+    is_output = t.grad_fn is node
+    if active_pairs and not number:  # the innermost pair packs it now, as in PyTorch
+        return SavedTensor(t, is_output, version), None, "record"
+    if number and _as_array(node, t):
+        return t._data, None, "number"
+    if not is_output:  # an input: the tensor itself (a leaf, or made by another node)
+        kind = "leaf" if t.grad_fn is None else "input"
+        return t, t._version if version is None else version, kind
+    if t._output_nr == 0 and "_fw_grad" not in t.__dict__ and _as_array(node, t):
+        node.result_counter = t._shared_version_counter()  # its array and version counter
+        return t._data, t._version, "result"
+    return SavedTensor(t, True, version), None, "record"  # another output, or with a tangent
+
+
+def _as_array(node, t) -> bool:
+    """Whether ``t`` can be kept as its array: made a tensor again with the node's one class
+    and device (those of the first tensor it saved; set on every node that saves one, as
+    Python 3.11 keeps a class's instance attributes without a dict only if its first
+    instances set them all)."""
+    return type(t) is node.saved_type and t._device == node.saved_device
+
+
 def unpack_all(node) -> tuple:
     """``ctx.saved_tensors``: what ``forward`` saved, as it was then (else PyTorch's error).
 
@@ -48,18 +113,79 @@ def unpack_all(node) -> tuple:
         raise RuntimeError(ACCESSED_ONCE if node.cleared_on_access else _messages.FREED)
     if node.saved is None:  # inside forward, or a call that was not recorded
         return node.to_save
-    tensors = tuple([None if s is None else s.unpack(node) for s in node.saved])
+    tensors = tuple([unpack(node, i) for i in range(len(node.saved))])
     if node._forward_cls.clear_saved_tensors_on_access:
         node.saved, node.released, node.cleared_on_access = None, True, True
     return tensors
 
 
+def unpack(node, i: int):
+    """Saved tensor ``i`` of ``node``, or PyTorch's error if it was changed in place since."""
+    kept, version, kind = node.saved[i], node.saved_versions[i], node.saved_kinds[i]
+    if kind is None or kind == "record":
+        return kept if kept is None else kept.unpack(node)
+    if kind == "number":  # made a tensor now, and kept as one (the same object each read)
+        number = node.saved_type._wrap(kept, node.saved_device)
+        number._wrapped_number = True
+        _replace(node, i, number, 0, "leaf")
+        return number
+    if kind == "result":
+        current = node.result_counter.value
+        if current != version:
+            raise RuntimeError(modified_message(node, kept, 0, current, version))
+        out = node.saved_type._wrap(kept, node.saved_device)
+        out._version_counter = node.result_counter  # same memory, same counter
+        out._requires_grad, out.grad_fn = True, node
+        return out
+    if kind == "input" and kept.grad_fn is None:
+        raise RuntimeError(DETACHED_IN_PLACE)
+    if kept._version != version:
+        raise RuntimeError(modified_message(kept.grad_fn, kept._data, kept._output_nr,
+                                            kept._version, version))
+    return kept
+
+
+def raw(node, i: int):
+    """``_raw_saved_<name>``: the ``SavedTensor`` record of saved tensor ``i``, made from the
+    node's fields on the first read and kept in their place (hooks registered on it apply)."""
+    kept, version, kind = node.saved[i], node.saved_versions[i], node.saved_kinds[i]
+    if kind is None or kind == "record":
+        return kept
+    if kind == "number":
+        kept, version, kind = unpack(node, i), 0, "leaf"
+    if kind == "result":
+        record = SavedTensor.of_fields(unpack(node, i), True, version, was_leaf=False)
+    else:
+        record = SavedTensor.of_fields(kept, False, version, was_leaf=kind == "leaf")
+    _replace(node, i, record, None, "record")
+    return record
+
+
 def raw_all(node) -> tuple:
-    """``ctx._raw_saved_tensors``: the ``SavedTensor`` objects themselves, one per saved
-    tensor (a saved ``None`` too, whose ``register_hooks`` PyTorch refuses)."""
+    """``ctx._raw_saved_tensors``: the ``SavedTensor`` records, one per saved tensor (a saved
+    ``None`` too, whose ``register_hooks`` PyTorch refuses)."""
     if node.released:
         raise RuntimeError(_messages.FREED)
-    return tuple([SavedTensor.of_none() if s is None else s for s in node.saved or ()])
+    return tuple([SavedTensor.of_none() if kind is None else raw(node, i)
+                  for i, kind in enumerate(node.saved_kinds if node.saved else ())])
+
+
+def _replace(node, i: int, kept, version, kind: str) -> None:
+    """Put a new entry in the place of saved tensor ``i``."""
+    node.saved = node.saved[:i] + (kept,) + node.saved[i + 1:]
+    node.saved_versions = node.saved_versions[:i] + (version,) + node.saved_versions[i + 1:]
+    node.saved_kinds = node.saved_kinds[:i] + (kind,) + node.saved_kinds[i + 1:]
+
+
+def modified_message(maker, data, output_nr: int, current: int, version: int) -> str:
+    """PyTorch's error for a saved tensor changed in place: ``maker`` is the node that made
+    it (for an input), or the node that saved it (for its output)."""
+    name = None
+    if maker is not None:  # 'ExpBackward0' -> 'Exp', as PyTorch's message names the op
+        name = maker.name()
+        name = name[: name.rindex("Backward")] if "Backward" in name else name
+    return _messages.modified_by_inplace(data.dtype, data.shape, name, output_nr, current,
+                                         version)
 
 
 class SavedTensor:
@@ -74,16 +200,32 @@ class SavedTensor:
             raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
         if tensor._inference:  # it has no version to check (PyTorch's SavedVariable refuses)
             raise RuntimeError(_messages.INFERENCE_SAVED)
-        self.version = tensor._version if is_output or version is None else version
-        self.is_output = is_output
-        self.was_leaf = tensor.grad_fn is None
-        self.unpack_hook = None
-        self.fw_grad = tensor.__dict__.get("_fw_grad")  # an output's tangent (forward_ad.py)
+        version = tensor._version if is_output or version is None else version
+        self._note(tensor, is_output, version, tensor.grad_fn is None)
         # under saved_tensors_hooks the innermost pair packs it (not a Python number an op
         # turned into a tensor: ops/operands.py marks those, as PyTorch does)
         if active_pairs and not getattr(tensor, "_wrapped_number", False):
             self._pack(tensor, *active_pairs[-1])
-        elif is_output:
+        else:
+            self._hold(tensor)
+
+    @classmethod
+    def of_fields(cls, tensor, is_output: bool, version: int, was_leaf: bool) -> SavedTensor:
+        """The record of a tensor a node kept in its own fields (``raw`` above), as it was
+        then: its version and leafness when saved, and no pack hook (none was active)."""
+        saved = object.__new__(cls)
+        saved._note(tensor, is_output, version, was_leaf)
+        saved._hold(tensor)
+        return saved
+
+    def _note(self, tensor, is_output: bool, version: int, was_leaf: bool) -> None:
+        self.version, self.is_output, self.was_leaf = version, is_output, was_leaf
+        self.unpack_hook = None
+        self.fw_grad = tensor.__dict__.get("_fw_grad")  # an output's tangent (forward_ad.py)
+
+    def _hold(self, tensor) -> None:
+        """Keep an input as it is; an output as its array and version counter (no cycle)."""
+        if self.is_output:
             self.tensor = None
             self.array, self.device = tensor._data, tensor._device
             self.version_counter = tensor._shared_version_counter()
@@ -184,13 +326,6 @@ class SavedTensor:
 
     def _modified_message(self, node, current: int) -> str:
         if self.is_output:
-            data, maker, output_nr = self.array, node, self.output_nr
-        else:
-            data, maker, output_nr = self.tensor._data, self.tensor.grad_fn, self.tensor._output_nr
-        name = None
-        if maker is not None:  # 'ExpBackward0' -> 'Exp', as PyTorch's message names the op
-            name = maker.name()
-            name = name[: name.rindex("Backward")] if "Backward" in name else name
-        return _messages.modified_by_inplace(data.dtype, data.shape, name, output_nr, current,
-                                             self.version)
-
+            return modified_message(node, self.array, self.output_nr, current, self.version)
+        t = self.tensor
+        return modified_message(t.grad_fn, t._data, t._output_nr, current, self.version)

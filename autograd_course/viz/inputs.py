@@ -8,6 +8,7 @@ for backward that must be that input, a named tensor it is a view of, or the num
 
 from __future__ import annotations
 
+from ..autograd import saved_tensor
 from .values import shape_text
 
 
@@ -22,14 +23,21 @@ def saved_entries(fn) -> list:
     Unpacking would check versions and rebuild tensors; the viewer only looks.
     """
     entries = []
-    for s in getattr(fn, "saved", None) or ():
-        if s is None:
+    for i, kind in enumerate(getattr(fn, "saved_kinds", ()) if getattr(fn, "saved", None)
+                             else ()):
+        kept = fn.saved[i]
+        if kind == "number":  # a Python number's 0-d array: the tensor it is read back as
+            kept, kind = saved_tensor.unpack(fn, i), "leaf"
+        if kind is None:
             continue  # a saved None
-        if not s.is_output:
-            t = s.tensor
-            entries.append((key_of(t), t, t._data))
+        if kind == "result":  # the node's own output, kept as its array
+            entries.append(((fn, 0), None, kept))
+        elif kind != "record":  # an input, kept as it is
+            entries.append((key_of(kept), kept, kept._data))
+        elif not kept.is_output:
+            entries.append((key_of(kept.tensor), kept.tensor, kept.tensor._data))
         else:
-            entries.append(((fn, s.output_nr), None, s.array))
+            entries.append(((fn, kept.output_nr), None, kept.array))
     return entries
 
 
