@@ -5,8 +5,7 @@ where an op takes no number in that place; ``number_array``: a number as an arra
 (an int that does not fit wraps around, as in C++); ``check_python_int`` / ``check_fits``:
 PyTorch's errors for a number that 64 bits, or the dtype an op computes in, cannot hold;
 ``binary_operands``: the two operands of an element-wise op, on one device, in the dtype the
-op computes in (``result_type``, promotion.py); ``number_as_input``: the tensor a number
-becomes where an op takes two numbers (``torch.add(2, 3)``).
+op computes in (``result_type``, promotion.py).
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _messages, autograd_state, dtypes
+from .. import _messages, dtypes
 from ..tensor_base import TensorBase
 from .devices import same_device_pair
 from .promotion import result_type
@@ -125,16 +124,6 @@ def wrapped_number(like: Tensor, array) -> Tensor:
     return number
 
 
-def number_as_input(value) -> Tensor:
-    """A Python number passed as an op's first operand next to another number
-    (``torch.add(2, 3)``): the 0-d tensor PyTorch's argument parser makes of it, a wrapped
-    number of the number's own default dtype (int64, float32, bool), on the CPU."""
-    check_python_int(value)
-    number = autograd_state.state.tensor_type._wrap(np.asarray(value, dtypes.number_dtype(value)))
-    number._wrapped_number = True
-    return number
-
-
 def _as_operand(value, dtype: np.dtype, like: Tensor) -> Tensor:
     """An operand (a tensor or a Python number) converted *from its own type* to ``dtype``."""
     if not isinstance(value, TensorBase):
@@ -162,8 +151,6 @@ def binary_operands(a: Tensor | float, b: Tensor | float, *, floats: bool = Fals
     That operand is returned in float32; the op casts its result to ``a``'s dtype.
     """
     a_tensor, b_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
-    if not (a_tensor or b_tensor):  # two numbers: only the ops that take them get here (add)
-        a, a_tensor = number_as_input(a), True
     if a_tensor and (type(b) is float or type(b) is int):  # common: float32/64 a, decided now
         dtype = a._data.dtype
         if dtype.kind == "f" and dtype.itemsize > 2:  # b rounded to a's dtype once
