@@ -195,6 +195,9 @@ CREATE_GRAPH_IN_BACKWARD = (
 )
 
 IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
+EDGE_ROOT_NEEDS_GRAD = (  # (not PyTorch's: it makes torch.ones from the node's metadata)
+    "backward from a GradientEdge needs its gradient given (grad_tensors / grad_outputs): "
+    "autograd_course makes a tensor only from another tensor, and an edge holds none")
 ONLY_INPUTS_IGNORED = ("only_inputs argument is deprecated and is ignored now (defaults to True). "
                        "To accumulate gradient for other parts of the graph, please use "
                        "torch.autograd.backward.")

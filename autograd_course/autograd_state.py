@@ -5,9 +5,7 @@
 - ``state`` (``c10::AutogradState``): the grad mode and inference mode switches. They live
   this low because the tensor itself checks them: an inference tensor may be changed in place,
   or set to require grad, only inside inference mode. ``autograd/grad_mode.py`` sets them
-  (``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``). It also names
-  the ``Tensor`` class (tensor.py sets it), for the rare tensor autograd makes with no tensor
-  at hand to copy the class from: the starting gradient of a ``GradientEdge``.
+  (``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``).
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ class AutogradState:
     """Grad mode and inference mode, one object for the whole program (PyTorch's are per
     thread)."""
 
-    __slots__ = ("enabled", "inference", "user", "tensor_type")
+    __slots__ = ("enabled", "inference", "user")
 
     def __init__(self) -> None:
         self.enabled = True  # grad mode: record operations on tensors that require grad
@@ -27,7 +25,6 @@ class AutogradState:
         # the grad mode the blocks set; ``Function.apply`` turns ``enabled`` off around a
         # forward, not this (a view remembers whether it was taken under no_grad, views.py)
         self.user = True
-        self.tensor_type = None  # the Tensor class, set by tensor.py when it is defined
 
 
 class VersionCounter:

@@ -24,7 +24,7 @@ import copy
 
 import numpy as np
 
-from . import _array, _backend, _messages, autograd_state, dtypes
+from . import _array, _backend, _messages, dtypes
 from .autograd import engine
 from .compat.old_tensor_api import TensorOldAPI
 from .tensor_base import TensorBase
@@ -139,6 +139,3 @@ def _rebuild(array, device, requires_grad) -> Tensor:
     t = Tensor._wrap(_backend.to_device(array, device), device)
     t._requires_grad = requires_grad
     return t
-
-
-autograd_state.state.tensor_type = Tensor  # the class of the tensors autograd makes itself

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from oracle_helpers import assert_like_torch
 
+import autograd_course as ag
 from autograd_course.compat import _C
 
 
@@ -92,14 +93,28 @@ def test_backward_can_start_at_a_gradient_edge_after_its_tensor_is_gone(torch_or
         inp = leaf * 1
         out = Clone.apply(inp) if custom else inp * 5
         edge = m.autograd.graph.get_gradient_edge(out)
-        m.autograd.backward(edge)  # the implicit gradient: ones of the shape the node recorded
+        m.autograd.backward(edge, m.tensor([1.0]))
         del out  # the edge holds the node, not the tensor
-        m.autograd.backward(edge)
+        m.autograd.backward(edge, m.tensor([1.0]))
         first = leaf.grad.clone()
         (g,) = m.autograd.grad(edge, leaf, m.tensor([2.0]))
         return [first, g, str(g.dtype)]
 
     assert_like_torch(case)
+
+
+def test_a_one_element_gradient_edge_root_needs_its_gradient_given_here(torch_oracle):
+    """A documented difference (README): torch makes the implicit ones from the node's
+    metadata; the package makes a tensor only from another tensor, so it asks for it."""
+    x = ag.ones(1, requires_grad=True)
+    edge = ag.autograd.graph.get_gradient_edge(x * 2)
+    with pytest.raises(RuntimeError, match="needs its gradient given"):
+        ag.autograd.backward(edge)
+    ag.autograd.backward(edge, ag.ones(1))  # given, it runs
+    assert x.grad.tolist() == [2.0]
+    t = torch_oracle.ones(1, requires_grad=True)
+    torch_oracle.autograd.backward(torch_oracle.autograd.graph.get_gradient_edge(t * 2))
+    assert t.grad.tolist() == [2.0]  # torch needs none
 
 
 @pytest.mark.parametrize("grad", [None, "ones3", "long"])

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from .. import _messages, autograd_state
+from .. import _messages
 from ..tensor_base import TensorBase
 from .graph import GradientEdge
 from .node import gradient_edge
@@ -60,11 +58,11 @@ def shape_and_dtype(output) -> tuple:
 
 
 def _ones(output, shape, dtype):
-    """The implicit starting gradient: ones shaped as the output. A ``GradientEdge`` has no
-    tensor to make them like, so they are a new tensor on the CPU (nodes record no device)."""
+    """The implicit starting gradient: ones shaped as the output. A tensor is made only from
+    another tensor here, and a ``GradientEdge`` holds none: its gradient must be given."""
     if isinstance(output, TensorBase):
         return output._new(output._xp.ones(shape, dtype=dtype))
-    return autograd_state.state.tensor_type._wrap(np.ones(shape, dtype=dtype))
+    raise RuntimeError(_messages.EDGE_ROOT_NEEDS_GRAD)
 
 
 def inputs(given, where: str) -> tuple:
