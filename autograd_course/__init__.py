@@ -93,6 +93,7 @@ from .memory_formats import (
     preserve_format,
 )
 from .ops import *  # noqa: F403  (ops.__all__: every op function, ag.exp, ag.matmul...)
+from .ops.distinct import _unique, _unique2  # torch._unique, torch._unique2 (what unique calls)
 from .ops.out_arg import with_out
 from .random import Generator, initial_seed, seed
 from .serialization import load, save

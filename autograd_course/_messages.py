@@ -113,6 +113,13 @@ def grad_size(got, expected) -> str:
             "size")
 
 
+def grad_dtype_with_grad(wanted, existing) -> str:
+    return (f"Cannot set grad_dtype to '{_TYPE_NAMES[str(wanted)]}' because there is already a "
+            f"gradient with dtype '{c_name(existing)}'. Please clear the gradient (.grad = None) "
+            "before changing grad_dtype, or ensure the new grad_dtype matches the existing "
+            "gradient's dtype.")
+
+
 def grad_dtype(got, expected) -> str:
     return (f"attempting to assign a gradient with dtype '{c_name(got)}' to a tensor with "
             f"grad_dtype '{_TYPE_NAMES[str(expected)]}'. The gradient must match the tensor's "
@@ -188,6 +195,12 @@ CREATE_GRAPH_IN_BACKWARD = (
 )
 
 IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
+EDGE_ROOT_NEEDS_GRAD = (  # (not PyTorch's: it makes torch.ones from the node's metadata)
+    "backward from a GradientEdge needs its gradient given (grad_tensors / grad_outputs): "
+    "autograd_course makes a tensor only from another tensor, and an edge holds none")
+ONLY_INPUTS_IGNORED = ("only_inputs argument is deprecated and is ignored now (defaults to True). "
+                       "To accumulate gradient for other parts of the graph, please use "
+                       "torch.autograd.backward.")
 
 
 def no_grad_fn(i: int) -> str:

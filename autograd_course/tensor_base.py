@@ -14,25 +14,7 @@ from __future__ import annotations
 import warnings
 
 from . import _backend, _messages, autograd_state
-
-
-class RemovableHandle:
-    """What ``register_hook`` returns: ``handle.remove()`` takes the hook away again."""
-
-    __slots__ = ("hooks", "entry")
-
-    def __init__(self, hooks: list, entry) -> None:
-        self.hooks, self.entry = hooks, entry
-
-    def remove(self) -> None:
-        if self.entry in self.hooks:
-            self.hooks.remove(self.entry)
-
-    def __enter__(self) -> RemovableHandle:  # `with x.register_hook(f):` removes it after
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.remove()
+from .handles import RemovableHandle  # (what register_hook returns; importable from here)
 
 
 class TensorBase:
@@ -56,6 +38,7 @@ class TensorBase:
     _post_accumulate_grad_hooks = None  # a leaf's hooks run after its .grad was updated
     _retains_grad = False
     _accumulate_grad = None  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
+    _grad_dtype = "own"      # a leaf's grad_dtype: "own" (its dtype), None (any) or a NumPy dtype
     _inference = False       # made under inference_mode (or a view of such a tensor)
     name = None
     __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
@@ -131,9 +114,15 @@ class TensorBase:
                 raise TypeError(_messages.grad_type(value))
             if value._data.shape != self._data.shape:
                 raise RuntimeError(_messages.grad_size(value._data.shape, self._data.shape))
-            if value._data.dtype != self._data.dtype:
-                raise RuntimeError(_messages.grad_dtype(value._data.dtype, self._data.dtype))
+            allowed = self._grad_numpy_dtype()
+            if allowed is not None and value._data.dtype != allowed:
+                raise RuntimeError(_messages.grad_dtype(value._data.dtype, allowed))
         self._grad = value
+
+    def _grad_numpy_dtype(self):
+        """The dtype a leaf's gradient must have, or is cast to (None: any, kept as it comes):
+        the tensor's own unless ``grad_dtype`` was set (tensor_methods/conversions.py)."""
+        return self._data.dtype if self._grad_dtype == "own" else self._grad_dtype
 
     @grad.deleter
     def grad(self) -> None:

@@ -181,7 +181,8 @@ _SHIMS: dict[str, types.ModuleType] = {}
 
 
 # PyTorch's modules whose counterparts live in the package's compatibility folder
-IN_COMPAT = {"torch._C": "autograd_course.compat._C"}
+IN_COMPAT = {"torch._C": "autograd_course.compat._C",
+             "torch._VF": "autograd_course.compat._VF"}
 
 
 def _package_module(torch_name: str):

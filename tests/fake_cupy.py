@@ -72,6 +72,7 @@ FUNCTION_KEYWORDS = {
     "eye": _keywords("N M k dtype order"), "identity": _keywords("n dtype"),
     "linspace": _keywords("start stop num endpoint retstep dtype axis"),
     "flip": _keywords("a axis"), "indices": _keywords("dimensions dtype"),
+    "linalg.eigh": _keywords("a UPLO"), "linalg.svd": _keywords("a full_matrices compute_uv"),
     "reshape": _keywords("a newshape order copy"), "take": _keywords("a indices axis out"),
     "take_along_axis": _keywords("a indices axis"),
     "unique": _keywords("ar return_index return_inverse return_counts axis equal_nan"),
@@ -386,6 +387,12 @@ def make_module() -> types.ModuleType:
     module.lib = types.SimpleNamespace(stride_tricks=types.SimpleNamespace(
         as_strided=_as_strided, sliding_window_view=_sliding_window_view))
     module.random = type("random", (_Random,), {"seeds": [], "_state": np.random.RandomState(0)})
+    # cupy.linalg: the decompositions the package uses (CuPy has both, with these keywords)
+    # (plain tuples, as CuPy returns: NumPy's are named tuples)
+    module.linalg = types.SimpleNamespace(
+        eigh=_device_function(lambda a, UPLO="L": tuple(np.linalg.eigh(a, UPLO)), "linalg.eigh"),
+        svd=_device_function(lambda a, full_matrices=True, compute_uv=True: tuple(
+            np.linalg.svd(a, full_matrices, compute_uv)), "linalg.svd"))
     module.is_fake = True
     module.__version__ = f"fake (NumPy {np.__version__})"
 

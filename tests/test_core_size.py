@@ -33,6 +33,7 @@ def _source(pattern: str) -> str:
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(PACKAGE.glob(pattern)))
 
 
+INJECTED = r"^[\w.]*\.\w+\s*=\s*Tensor\b"  # a lower module handed the Tensor class
 TYPE_TEST = r"(\bis\s+(not\s+)?|isinstance\([^)]*)\bAccumulateGrad\b"
 
 
@@ -40,6 +41,7 @@ def test_the_removed_tricks_stay_out():
     everything = _source("**/*.py")
     assert "getrefcount" not in everything  # no reference-count games
     assert "_tensor_class" not in everything  # no injected Tensor class
+    assert not re.search(INJECTED, everything, re.M)  # under any name
     assert "_input_meta" not in _source("ops/**/*.py")  # ops use the public ctx API only
     engine = (PACKAGE / "autograd/engine.py").read_text(encoding="utf-8")
     assert not re.search(TYPE_TEST, engine)  # leaves are nodes like any other
@@ -51,3 +53,5 @@ def test_the_check_can_fail(tmp_path):
     assert re.search(TYPE_TEST, "isinstance(node, AccumulateGrad)")
     assert not re.search(TYPE_TEST, "a leaf's node is its ``AccumulateGrad``, whose apply")
     assert "getrefcount" in "sys.getrefcount(x)"
+    assert re.search(INJECTED, "x = 1\nautograd_state.state.tensor_type = Tensor  # set", re.M)
+    assert not re.search(INJECTED, "    out.tensor = Tensor(3)\nt = Tensor", re.M)

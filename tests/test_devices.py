@@ -467,6 +467,19 @@ OP_CASES = [
                               *ops.meshgrid(x[0], x[1], indexing="ij"),
                               (ag.manual_seed(0), ops.multinomial(x.exp(), 2))[1]),
      [normal(3, 4), ints(3, 4)]),
+    ("distinct-search", lambda x, i: (*ops.unique(i, return_inverse=True, return_counts=True),
+                                      *ops.unique(i, dim=1), *ops.unique_dim(i, 0),
+                                      *ops.unique_consecutive(i, return_counts=True),
+                                      *ops.unique_consecutive(i, return_inverse=True, dim=0),
+                                      ops.searchsorted(ops.sort(x, 1)[0], x.detach()),
+                                      ops.searchsorted(x[0].detach(), x.detach(),
+                                                       sorter=ops.argsort(x[0]), right=True),
+                                      ops.bucketize(x.detach(), ops.sort(x[0])[0], right=True)),
+     [normal(3, 4), ints(3, 4)]),
+    ("lobpcg", lambda a: tuple(  # (each eigenvector's sign made that of its largest entry)
+        t for d, u in [ops.lobpcg(a @ a.mT / 10, k=2), ops.lobpcg(a @ a.mT, k=1, largest=False)]
+        for t in (d, u * u.gather(-2, u.abs().max(-2, keepdim=True)[1]).sign())),
+     [normal(2, 6, 6)]),
     ("histograms", lambda x, w: (ops.histc(x, 5), ops.histc(x, 4, min=-1, max=1),
                                  *ops.histogram(x.detach(), 6),  # (no derivative)
                                  *ops.histogram(x.detach(), 3, range=(-1.0, 2.0),

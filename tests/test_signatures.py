@@ -26,6 +26,7 @@ DOCUMENTED_OTHERWISE = {
     "reshape", "permute",  # ours also take the sizes unpacked (x.reshape(2, 3)); see below
     "concatenate",  # NumPy's alias: PyTorch's doc line shows axis=, its parser takes dim=
     "true_divide",  # doc line: (dividend, divisor); its parser takes input=, other= (as ours)
+    "searchsorted",  # doc line: (sorted_sequence, values); its parser takes input= (as ours)
     "load", "save", "set_default_device",  # not ops: PyTorch's extra pickling arguments
 }
 

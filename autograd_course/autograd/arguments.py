@@ -7,6 +7,8 @@ gets an implicit gradient of one), and the ``inputs`` to stop at: tensors, or
 
 from __future__ import annotations
 
+import math
+
 from .. import _messages
 from ..tensor_base import TensorBase
 from .graph import GradientEdge
@@ -17,10 +19,11 @@ MATERIALIZE_NOT_UNUSED = ("Expected allow_unused to be True or not passed when "
 
 
 def roots(tensors, grads) -> tuple:
-    """Check the outputs and the gradients given for them; make the implicit ones."""
-    tensors = (tensors,) if isinstance(tensors, TensorBase) else tuple(tensors)
+    """Check the outputs (tensors, or ``GradientEdge``\\ s: a place in the graph) and the
+    gradients given for them; make the implicit ones."""
+    tensors = (tensors,) if isinstance(tensors, (TensorBase, GradientEdge)) else tuple(tensors)
     for t in tensors:
-        if not isinstance(t, TensorBase):
+        if not isinstance(t, (TensorBase, GradientEdge)):
             raise AssertionError("Expected output to be a torch.Tensor")
     if grads is None or isinstance(grads, TensorBase):
         grads = (grads,) * len(tensors) if grads is None else (grads,)
@@ -29,21 +32,37 @@ def roots(tensors, grads) -> tuple:
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     made = []
     for i, (t, g) in enumerate(zip(tensors, grads)):  # extra gradients are ignored, as there
-        if not t.requires_grad:
+        if isinstance(t, TensorBase) and not t.requires_grad:
             raise RuntimeError(_messages.no_grad_fn(i))
+        shape, dtype = shape_and_dtype(t)
         if g is None:
-            if t.numel() != 1:
+            if math.prod(shape) != 1:
                 raise RuntimeError(_messages.IMPLICIT_GRAD)
-            g = t._new(t._xp.ones(t._data.shape, dtype=t._data.dtype))
+            g = _ones(t, shape, dtype)
         elif not isinstance(g, TensorBase):
             kind = type(g[0] if isinstance(g, (list, tuple)) and g else g).__name__
             raise TypeError(f"gradients can be either Tensors or None, but got {kind}")
-        elif g._data.shape != t._data.shape:
-            raise RuntimeError(_messages.shape_mismatch(i, g.shape, t.shape))
-        elif g._data.dtype != t._data.dtype:
-            g = g.to(t.dtype)
+        elif g._data.shape != shape:
+            raise RuntimeError(_messages.shape_mismatch(i, g.shape, type(g.shape)(shape)))
+        elif g._data.dtype != dtype:
+            g = g.to(dtype)
         made.append(g)
     return tensors, made
+
+
+def shape_and_dtype(output) -> tuple:
+    """A tensor's shape and dtype; for a ``GradientEdge``, those its node recorded for it."""
+    if isinstance(output, GradientEdge):
+        return output.node.output_info[output.output_nr]
+    return output._data.shape, output._data.dtype
+
+
+def _ones(output, shape, dtype):
+    """The implicit starting gradient: ones shaped as the output. A tensor is made only from
+    another tensor here, and a ``GradientEdge`` holds none: its gradient must be given."""
+    if isinstance(output, TensorBase):
+        return output._new(output._xp.ones(shape, dtype=dtype))
+    raise RuntimeError(_messages.EDGE_ROOT_NEEDS_GRAD)
 
 
 def inputs(given, where: str) -> tuple:

@@ -53,7 +53,7 @@ def per_edge(node, result: tuple) -> list:
                 raise RuntimeError(_messages.invalid_gradient_shape(
                     node.name(), i, grad._data.shape, shape))
             grad = grad.sum_to_size(shape)
-        if grad._data.dtype != dtype:
+        if dtype is not None and grad._data.dtype != dtype:  # (None: a leaf's grad_dtype)
             grad = grad.to(dtype)
         grads.append(grad)
     return grads

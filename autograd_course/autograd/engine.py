@@ -19,11 +19,13 @@ requested inputs, and catch the gradients arriving there.
 
 from __future__ import annotations
 
+import warnings
+
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import anomaly, arguments, grad_mode, hooks, profiler
+from . import anomaly, arguments, batched_grad, grad_mode, hooks, profiler
 from .hooks import trace  # noqa: F401  (ag.autograd.trace: a callback after every node)
-from .node import Node, gradient_edge
+from .node import Node
 from .ready_queue import ReadyQueue
 
 
@@ -31,7 +33,7 @@ class GraphRoot(Node):
     """Where a backward pass starts: it passes the starting gradients on to the outputs."""
 
     def __init__(self, outputs: tuple) -> None:
-        self.set_next_edges([gradient_edge(t) for t in outputs])
+        self.set_next_edges([arguments.edge(t) for t in outputs])  # tensors or edges
         self.output_info = (None,) * len(outputs)
 
     def apply(self, grads: list) -> list:
@@ -54,10 +56,18 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, materialize_grads=False):
-    """Return d(outputs)/d(inputs) without touching any ``.grad``."""
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Return d(outputs)/d(inputs) without touching any ``.grad`` (``is_grads_batched``: the
+    first dimension of each of ``grad_outputs`` is a batch of them, batched_grad.py;
+    ``only_inputs`` is ignored, as in PyTorch, which warns when it is False)."""
     if materialize_grads and allow_unused is False:
         raise ValueError(arguments.MATERIALIZE_NOT_UNUSED)
+    if not only_inputs:
+        warnings.warn(_messages.ONLY_INPUTS_IGNORED, FutureWarning, stacklevel=2)
+    if is_grads_batched:
+        return batched_grad.grad_per_row(grad, outputs, inputs, grad_outputs, retain_graph,
+                                         create_graph, allow_unused=allow_unused,
+                                         materialize_grads=materialize_grads)
     outputs, grads = arguments.roots(outputs, grad_outputs)
     inputs = arguments.inputs(inputs, "grad")
     targets = [arguments.edge(t) for t in inputs]

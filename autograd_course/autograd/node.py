@@ -159,7 +159,8 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable) -> None:
         self.variable = variable
-        self.output_info = ((variable._data.shape, variable._data.dtype),)  # PyTorch's metadata
+        # PyTorch's metadata: the dtype is the leaf's grad_dtype (None: any, not cast)
+        self.output_info = ((variable._data.shape, variable._grad_numpy_dtype()),)
         self.sequence_nr = 2**64 - 1  # PyTorch's: the largest, so a leaf's grad is stored first
 
     def name(self) -> str:

@@ -6,8 +6,9 @@ One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt)
 ``incomplete_gamma`` (igamma, igammac), ``compare``, ``reduce`` (sum, mean, max, all...),
 ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
 (the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
-where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``linalg`` (matmul,
-addmm, addmv), ``products``, ``scaled_products`` (addbmm, addr), ``inplace``, and for neural
+where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``distinct`` (unique),
+``searching`` (searchsorted, bucketize), ``linalg`` (matmul, addmm, addmv), ``products``,
+``scaled_products`` (addbmm, addr), ``inplace``, and for neural
 networks ``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_loss``,
 ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
@@ -83,7 +84,9 @@ from .compare import (
     ne,
 )
 from .covariance import cov
+from .distinct import unique, unique_consecutive, unique_dim
 from .draws import bernoulli, bernoulli_
+from .eigen import lobpcg
 from .error_function import erf
 from .exp_log import exp, expm1, log, log1p, log2, log10, xlogy
 from .gather import gather, index_select, masked_select, scatter, scatter_add, take
@@ -102,6 +105,7 @@ from .rounding import floor_divide, frac, remainder, round, trunc
 from .sampling import multinomial
 from .scaled_products import addbmm, addr
 from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, std_mean, var_mean
+from .searching import bucketize, searchsorted
 from .shape import (
     clone,
     contiguous,
@@ -119,7 +123,7 @@ from .shape import (
     view,
 )
 from .signs import abs, sign
-from .sorting import argsort, bincount, meshgrid, sort, topk, unique
+from .sorting import argsort, bincount, meshgrid, sort, topk
 from .split import chunk, narrow, split, unbind
 from .stats import norm, std, var
 from .strided import as_strided
@@ -145,7 +149,7 @@ NOT_TOP_LEVEL = frozenset({
     "copy_", "rdiv", "repeat",
     "div_", "expand", "fill_", "getitem", "huber_loss", "is_contiguous", "is_tensor",
     "kl_div", "masked_fill_", "matrix_transpose", "mul_", "numpy_t", "setitem",
-    "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "view",
+    "silence_numpy_warnings", "smooth_l1_loss", "sub_", "sum_to_size", "unique_dim", "view",
 })
 
 __all__ = sorted(

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _messages
 from ..autograd import forward_ad
 from ..autograd.function import Function
 from .activations.rectifiers import Relu
@@ -301,6 +302,40 @@ def copy_(x: Tensor, src: Tensor) -> Tensor:
         src = src.to(x._device)
     _check_broadcast(x.shape, src.shape)
     return Copy.apply(x, src)
+
+
+class Set(Function):
+    """x takes ``src``'s memory (not a copy: both see later writes), shape and values.
+    PyTorch records the write but has no derivative for it: backward raises its error."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, x, src):
+        x._data = src._data
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for set_ is not implemented")
+
+
+def set_(x: Tensor, source: Tensor | None = None) -> Tensor:
+    """``x.set_(source)``: ``x`` looks at ``source``'s memory from now on (``x.set_()``: at
+    none, an empty tensor). As in PyTorch, a leaf then gets a new ``AccumulateGrad``: a graph
+    recorded before the change no longer leads to the tensor (``autograd.grad`` of it says
+    it was not used)."""
+    if source is None:
+        source = x._new(x._xp.zeros(0, dtype=x._data.dtype))
+    if source._data.dtype != x._data.dtype:
+        raise RuntimeError(f"Could not set tensor of type {_messages.c_name(source._data.dtype)} "
+                           f"to a tensor of type {_messages.c_name(x._data.dtype)}")
+    check_inplace(x, others=(source,))
+    Set.apply(x, source)
+    if x.grad_fn is None:
+        x._accumulate_grad = None  # a new one is made when next needed (node.gradient_edge)
+    return x
 
 
 def setitem(x: Tensor, key: object, value: Tensor | float) -> None:

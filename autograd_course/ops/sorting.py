@@ -1,5 +1,5 @@
-"""Ordering and counting: ``sort``, ``argsort``, ``topk``, ``unique``, ``bincount``, and the
-grids of ``meshgrid``.
+"""Ordering and counting: ``sort``, ``argsort``, ``topk``, ``bincount``, and the grids of
+``meshgrid`` (``unique`` has its own module, distinct.py).
 
 ``sort`` and ``topk`` return (values, indices); the values are elements of the input moved to
 new places, so the gradient of each goes back to the place it came from: a ``scatter`` of the
@@ -102,27 +102,6 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     if input.ndim == 0:
         return _named((input.clone(), input.new_zeros((), dtype=np.int64)), "topk")
     return _named(Topk.apply(input, k, dim, largest), "topk")
-
-
-def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
-           return_counts: bool = False, dim: int | None = None):
-    """The distinct elements, in order; with ``return_inverse`` where each element went,
-    with ``return_counts`` how often each occurs."""
-    xp = input._xp
-    if dim is None:
-        values, inverse, counts = xp.unique(input._data.reshape(-1), return_inverse=True,
-                                            return_counts=True)
-        inverse = inverse.reshape(input.shape)
-    else:
-        values, inverse, counts = xp.unique(input._data, return_inverse=True,
-                                            return_counts=True, axis=normalize_dim(dim, input.ndim))
-        inverse = inverse.reshape(-1)
-    out = [input._new(values)]
-    if return_inverse:
-        out.append(input._new(inverse.astype(np.int64)))
-    if return_counts:
-        out.append(input._new(counts.astype(np.int64)))
-    return out[0] if len(out) == 1 else tuple(out)
 
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

@@ -82,6 +82,29 @@ class TensorConversions:
     def dtype(self) -> dtypes.dtype:
         return dtypes.from_numpy(self._data.dtype)
 
+    @property
+    def grad_dtype(self) -> dtypes.dtype | None:
+        """The dtype a leaf's ``.grad`` has: its own dtype unless set apart (a gradient that
+        arrives in another dtype is cast to it); ``None``: any dtype, kept as it arrives."""
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        allowed = self._grad_numpy_dtype()
+        return None if allowed is None else dtypes.from_numpy(allowed)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value: dtypes.dtype | None) -> None:
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, dtypes.dtype):
+            raise RuntimeError("grad_dtype must be a torch.dtype or None, but got "
+                               f"{type(value).__name__}")
+        wanted = None if value is None else value.numpy
+        if self._grad is not None and wanted is not None and self._grad._data.dtype != wanted:
+            raise RuntimeError(_messages.grad_dtype_with_grad(wanted, self._grad._data.dtype))
+        self._grad_dtype = wanted
+        if self._accumulate_grad is not None and self._accumulate_grad() is not None:
+            self._accumulate_grad().output_info = ((self._data.shape, wanted),)  # what it casts to
+
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
 

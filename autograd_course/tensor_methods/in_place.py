@@ -84,6 +84,9 @@ class TensorInPlace:
     def fill_(self, value):
         return ops.fill_(self, value)
 
+    def set_(self, source=None):
+        return inplace.set_(self, source)
+
     def copy_(self, src):
         return ops.copy_(self, src)
 

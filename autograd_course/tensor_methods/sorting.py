@@ -1,12 +1,14 @@
 """``Tensor``'s methods that order or count its values: ``x.sort()``, ``x.argsort()``,
-``x.topk(3)``, ``x.unique()``, ``x.bincount()``, ``x.histc()``, ``x.histogram()``.
+``x.topk(3)``, ``x.unique()``, ``x.unique_consecutive()``, ``x.bincount()``, ``x.histc()``,
+``x.histogram()``.
 
-Each is one call to its op in ``autograd_course.ops.sorting`` (histograms: ops.histograms).
+Each is one call to its op in ``autograd_course.ops.sorting`` (histograms: ops.histograms;
+unique: ops.distinct).
 """
 
 from __future__ import annotations
 
-from ..ops import histograms, sorting
+from ..ops import distinct, histograms, sorting
 
 
 class TensorSorting:
@@ -24,7 +26,10 @@ class TensorSorting:
         return sorting.topk(self, k, dim, largest, sorted)
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
-        return sorting.unique(self, sorted, return_inverse, return_counts, dim)
+        return distinct.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return distinct.unique_consecutive(self, return_inverse, return_counts, dim)
 
     def bincount(self, weights=None, minlength=0):
         return sorting.bincount(self, weights, minlength)
