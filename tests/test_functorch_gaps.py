@@ -202,3 +202,28 @@ def test_function_without_setup_context_refused_under_a_transform_like_torch(tor
     assert ours[0] == theirs[0]
     assert theirs[0][0] == "RuntimeError" and "must override the setup_context" in theirs[0][1]
     assert np.allclose(ours[1], theirs[1]) and np.allclose(ours[2], theirs[2], atol=1e-6)
+
+
+@pytest.mark.parametrize("inner", ["grad", "jacrev", "vjp"])
+def test_per_sample_gradients_from_vmap_are_plain_tensors_like_torch(torch_oracle, inner):
+    """vmap differentiates nothing: the gradients a grad inside it returns keep no graph
+    (a vmap counted as a grad transform made them StackBackward0 results)."""
+    def case(m):
+        w = m.tensor([[0.5, -1.0], [2.0, 0.25]])
+        xs = m.tensor([[1.0, 2.0], [3.0, -1.0], [0.0, 4.0]])
+
+        def loss(w, x):
+            return ((w @ x).tanh() ** 2).sum()
+
+        if inner == "grad":
+            per_sample = m.func.vmap(m.func.grad(loss), in_dims=(None, 0))(w, xs)
+        elif inner == "jacrev":
+            per_sample = m.func.vmap(m.func.jacrev(loss), in_dims=(None, 0))(w, xs)
+        else:
+            per_sample = m.func.vmap(lambda x: m.func.vjp(lambda w: loss(w, x), w)[1](
+                m.tensor(1.0))[0])(xs)
+        return [per_sample.requires_grad, per_sample.grad_fn is None], per_sample.numpy()
+
+    (ours, values), (theirs, expected) = case(ag), case(torch_oracle)
+    assert ours == theirs == [False, True]
+    np.testing.assert_allclose(values, expected, rtol=1e-6, atol=1e-6)
