@@ -1,5 +1,5 @@
 """How many function transforms (``ag.func``: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap)
-are running now. The transforms count themselves in and out (``inside``, ``inside_vmap``:
+are running now. The transforms count themselves in and out (``inside``; ``deeper("vmaps")``:
 vmap apart, as it differentiates nothing, so a ``grad`` inside it still gives plain results
 and not ones that keep their graph); ``Function.apply``
 reads the count: inside a transform, a learner's ``Function`` must define ``setup_context``
@@ -7,6 +7,8 @@ reads the count: inside a transform, a learner's ``Function`` must define ``setu
 and its ``setup_context`` apart."""
 
 from __future__ import annotations
+
+import contextlib
 
 NO_SETUP_CONTEXT = (
     "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
@@ -19,22 +21,20 @@ class depth:
     vmaps = 0  # how many vmaps are running
 
 
+@contextlib.contextmanager
+def deeper(counter: str = "level"):
+    """One transform deeper while the block runs (``counter``: "level" or "vmaps")."""
+    setattr(depth, counter, getattr(depth, counter) + 1)
+    try:
+        yield
+    finally:
+        setattr(depth, counter, getattr(depth, counter) - 1)
+
+
 def inside(func, *args, **kwargs):
-    """``func(*args)`` one transform deeper."""
-    depth.level += 1
-    try:
+    """``func(*args)`` one differentiating transform deeper."""
+    with deeper():
         return func(*args, **kwargs)
-    finally:
-        depth.level -= 1
-
-
-def inside_vmap(func, *args, **kwargs):
-    """``func(*args)`` one vmap deeper."""
-    depth.vmaps += 1
-    try:
-        return func(*args, **kwargs)
-    finally:
-        depth.vmaps -= 1
 
 
 def check_function(cls) -> None:

@@ -30,8 +30,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         results = []
         for b in range(size):
             sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
-            results.append(transform_depth.inside_vmap(func, *_trees.unflatten(sample, spec),
-                                                  **kwargs))
+            with transform_depth.deeper("vmaps"):
+                results.append(func(*_trees.unflatten(sample, spec), **kwargs))
         return _stack(results, out_dims, name)
 
     return wrapper
