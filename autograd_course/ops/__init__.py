@@ -22,6 +22,7 @@ This file is the one list of them: ``__all__`` (every function imported here exc
 import warnings as _warnings
 from types import ModuleType as _ModuleType
 
+from . import aten  # torch.ops.aten: ATen's operators by name (not re-exported)
 from .activations import elu, gelu, leaky_relu, log_softmax, relu, sigmoid, silu, softmax, tanh
 from .arithmetic import (
     add,
