@@ -206,3 +206,18 @@ def test_convolution_backward_forward_mode(torch_oracle, k, dual):
     """With dual inputs each gradient carries its tangent; a masked-out one stays None."""
     assert_like_torch(_conv_case(k, (False, True, True), dual), rtol=1e-10, atol=1e-10)
     assert_like_torch(_conv_case(k, (True, True, True), dual), rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("in_dims", [0, 1])
+@pytest.mark.parametrize("offset", [None, 1])
+def test_as_strided_inside_vmap_counts_from_each_example(torch_oracle, in_dims, offset):
+    """Under vmap an example's storage offsets start at the example (its storage_offset() is
+    the batch's), nested vmap too."""
+    def case(m):
+        args = ((2,), (1,)) if offset is None else ((2,), (1,), offset)
+        x = m.arange(1.0, 25.0)[1:].view(2, 3, 4)
+        inner = lambda t: [t.as_strided(*args), m.tensor(t.storage_offset())]
+        return [m.func.vmap(inner, in_dims=in_dims)(x[0]),
+                m.func.vmap(m.func.vmap(inner, in_dims=in_dims))(x)]
+
+    assert_like_torch(case)

@@ -4,7 +4,9 @@
 shared with every view of it, see storage.py): element ``i`` of the result (a multi-index) is
 storage position ``storage_offset + sum(i[k] * stride[k])``. As in PyTorch the offset counts
 from the start of the storage, not from ``x``'s first element (the same unless ``x`` is a view
-with an offset, ``x[1:]``), and it defaults to ``x.storage_offset()``.
+with an offset, ``x[1:]``), and it defaults to ``x.storage_offset()``. Inside ``vmap`` an
+example's offsets count from the example's start, as with PyTorch's batched ``as_strided``
+(func/vmap.py marks each example with its ``_vmap_shift``).
 
 Backward works in storage positions too (``AsStridedBackward0``): each incoming gradient
 element is *added* to the position it was read from (positions can repeat), and each element
@@ -45,10 +47,11 @@ class AsStrided(Function):
     def forward(ctx, x, size, stride, storage_offset):
         size, stride = tuple(int(n) for n in size), tuple(int(s) for s in stride)
         offset = x.storage_offset() if storage_offset is None else int(storage_offset)
+        offset += getattr(x, "_vmap_shift", 0)  # (a vmap example: from the example's start)
         memory = storage.flat(x._data, x._xp)
         _check_bounds(size, stride, offset, memory.size, memory.itemsize)
-        ctx.geometry = (x.shape, x.stride(), x.storage_offset(), memory.size, size, stride,
-                        offset)
+        ctx.geometry = (x.shape, x.stride(), storage.offset(x._data), memory.size, size,
+                        stride, offset)
         ctx._saved_storage_offset = storage_offset
         out = x._xp.lib.stride_tricks.as_strided(
             memory[offset:], shape=size, strides=tuple(s * memory.itemsize for s in stride))
