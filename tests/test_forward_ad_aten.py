@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from oracle_helpers import assert_like_torch
 
+import autograd_course as ag
+
 
 def _layout(t):
     """Where a tensor sits in its storage: [shape, strides, offset, storage length]."""
@@ -221,3 +223,15 @@ def test_as_strided_inside_vmap_counts_from_each_example(torch_oracle, in_dims, 
                 m.func.vmap(m.func.vmap(inner, in_dims=in_dims))(x)]
 
     assert_like_torch(case)
+
+
+def test_convolution_backward_says_what_it_does_not_cover():
+    """Transposed and 3-d convolutions are refused by name, not answered wrongly."""
+    g, x, w = ag.ones(1, 2, 3, 3), ag.ones(1, 1, 3, 3), ag.ones(2, 1, 1, 1)
+    with pytest.raises(NotImplementedError, match="transposed"):
+        ag.ops.aten.convolution_backward(g, x, w, None, (1, 1), (0, 0), (1, 1), True, (0, 0),
+                                         1, (True, True, False))
+    with pytest.raises(NotImplementedError, match="1-d and 2-d"):
+        ag.ops.aten.convolution_backward(ag.ones(1, 2, 3, 3, 3), ag.ones(1, 1, 3, 3, 3),
+                                         ag.ones(2, 1, 1, 1, 1), None, (1, 1, 1), (0, 0, 0),
+                                         (1, 1, 1), False, (0, 0, 0), 1, (True, True, False))
