@@ -14,7 +14,8 @@ networks ``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_lo
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
 numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
 ``loss_reduction``. ``aten`` holds ATen's low-level operators by name, for code that calls
-``torch.ops.aten.NAME`` (``ag.ops.aten.NAME``). The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
+``torch.ops.aten.NAME`` (``ag.ops.aten.NAME``). The functions below are what ``ag.exp(x)``
+and ``x.exp()`` call.
 
 This file is the one list of them: ``__all__`` (every function imported here except
 ``NOT_TOP_LEVEL``) is what ``import autograd_course as ag`` re-exports.
