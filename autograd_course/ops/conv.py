@@ -12,7 +12,8 @@ loops. The standard trick (im2col) turns it into a single matrix product instead
 
 The backward pass is the same idea in reverse: ``dW = dOut · colsᵀ`` and
 ``dcols = Wᵀ · dOut``; ``col2im`` adds each patch's gradient back onto the pixels it came from
-(a loop over the kh·kw kernel taps, never over pixels or channels).
+(a loop over the kh·kw kernel taps, never over pixels or channels; the part of a patch that
+lay on the padding is simply not added).
 """
 
 from __future__ import annotations
@@ -61,24 +62,43 @@ def windows(xp: ModuleType, data: np.ndarray, kernel: tuple[int, int], stride: t
 
 def pad_array(xp: ModuleType, data: np.ndarray, pads: tuple[int, ...],
               value: float = 0.0) -> np.ndarray:
-    """Pad the last two dims by ``pads = (top, bottom, left, right)``."""
+    """Pad the last two dims by ``pads = (top, bottom, left, right)``: a new array filled with
+    ``value``, the data copied into its middle (one allocation and one copy)."""
     if not any(pads):
         return data
     top, bottom, left, right = pads
-    return xp.pad(data, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+    h, w = data.shape[-2:]
+    shape = data.shape[:-2] + (h + top + bottom, w + left + right)
+    out = xp.zeros(shape, data.dtype) if value == 0 else xp.full(shape, value, data.dtype)
+    out[..., top: top + h, left: left + w] = data
+    return out
 
 
-def col2im(xp: ModuleType, dwin: np.ndarray, padded_hw: tuple[int, int], stride: tuple[int, int],
-           dilation: tuple[int, int]) -> np.ndarray:
-    """Add window gradients ``(N, C, kh, kw, Ho, Wo)`` back onto a padded image (the adjoint of
-    ``windows``): overlapping windows add up. One slice-add per kernel tap."""
+def _tap_span(offset: int, step: int, n_out: int, size: int) -> tuple | None:
+    """The output positions ``y`` whose pixel ``offset + step·y`` lies inside ``[0, size)``,
+    and those pixels, as two slices; None when there are none (the tap only sees padding)."""
+    first = max(0, -(offset // step))               # ceil(-offset / step), at least 0
+    last = min(n_out - 1, (size - 1 - offset) // step)
+    if last < first:
+        return None
+    return slice(offset + step * first, offset + step * last + 1, step), slice(first, last + 1)
+
+
+def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
+           stride: tuple[int, int], dilation: tuple[int, int],
+           pads: tuple[int, ...] = (0, 0, 0, 0)) -> np.ndarray:
+    """Add window gradients ``(N, C, kh, kw, Ho, Wo)`` back onto an ``image_hw`` image (the
+    adjoint of ``windows`` over the image padded by ``pads``): overlapping windows add up,
+    what fell on the padding is dropped. One slice-add per kernel tap."""
     n, c, kh, kw, ho, wo = dwin.shape
     (sh, sw), (dh, dw) = stride, dilation
-    out = xp.zeros((n, c) + tuple(padded_hw), dtype=dwin.dtype)
+    out = xp.zeros((n, c) + tuple(image_hw), dtype=dwin.dtype)
     for i in range(kh):
+        rows = _tap_span(i * dh - pads[0], sh, ho, image_hw[0])
         for j in range(kw):
-            out[:, :, i * dh: i * dh + sh * (ho - 1) + 1: sh,
-                j * dw: j * dw + sw * (wo - 1) + 1: sw] += dwin[:, :, i, j]
+            cols = _tap_span(j * dw - pads[2], sw, wo, image_hw[1])
+            if rows is not None and cols is not None:
+                out[:, :, rows[0], cols[0]] += dwin[:, :, i, j, rows[1], cols[1]]
     return out
 
 
@@ -166,9 +186,7 @@ class ConvolutionGrad(FirstOrderOnly):
             w_mat = weight._data.reshape(groups, o // groups, c_g * kh * kw)
             dcols = xp.matmul(w_mat.transpose(0, 2, 1), g)  # (groups, C/groups·kh·kw, N·Ho·Wo)
             dwin = dcols.reshape(c_g * groups, kh, kw, n, ho, wo).transpose(3, 0, 1, 2, 4, 5)
-            padded = col2im(xp, dwin, padded_hw, stride, dilation)
-            h, w = x_shape[2:]
-            dx = grad._new(padded[:, :, pads[0]: pads[0] + h, pads[2]: pads[2] + w].copy())
+            dx = grad._new(col2im(xp, dwin, x_shape[2:], stride, dilation, pads))
         if needs[1]:
             dw_mat = xp.matmul(g, cols._data.transpose(0, 2, 1))  # (groups, O/groups, C_g·kh·kw)
             dw = grad._new(dw_mat.reshape(w_shape))

@@ -214,10 +214,8 @@ class AvgPool2DGrad(FirstOrderOnly):
         share = _as_4d(grad._data) / xp.asarray(divisor, dtype=grad._data.dtype)
         n, c, ho, wo = share.shape
         dwin = xp.broadcast_to(share[:, :, None, None], (n, c, *kernel, ho, wo))
-        padded = col2im(xp, dwin, padded_hw, stride, (1, 1))
-        h, w = x_shape[-2:]
-        dx = padded[:, :, pads[0]: pads[0] + h, pads[2]: pads[2] + w]
-        return grad._new(xp.ascontiguousarray(dx.reshape(x_shape)))
+        dx = col2im(xp, dwin, x_shape[-2:], stride, (1, 1), pads)
+        return grad._new(dx.reshape(x_shape))
 
 
 def avg_pool2d(input: Tensor, kernel_size: int | tuple[int, int],
