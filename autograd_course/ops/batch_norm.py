@@ -44,12 +44,14 @@ class NativeBatchNorm(Function):
             mean, var = running_mean._data, running_var._data
             centered = data - mean.reshape(shape)
         invstd = 1.0 / xp.sqrt(var + eps)
-        x_hat = centered * invstd.reshape(shape)
-        out = x_hat
+        x_hat = centered
+        x_hat *= invstd.reshape(shape)  # in place: x̂ takes over the centred array's memory
         if weight is not None:
-            out = out * weight._data.reshape(shape)
-        if bias is not None:
-            out = out + bias._data.reshape(shape)
+            out = x_hat * weight._data.reshape(shape)
+            if bias is not None:
+                out += bias._data.reshape(shape)
+        else:
+            out = x_hat if bias is None else x_hat + bias._data.reshape(shape)
         ctx.training = training
         ctx.arrays = x_hat, invstd, axes, shape
         ctx.save_for_backward(weight)
@@ -64,8 +66,12 @@ class NativeBatchNorm(Function):
 
 
 class BatchNormGrad(FirstOrderOnly):
-    """With x̂ the normalised input and g = dy·weight (training mode):
-    dx = invstd · (g - mean(g) - x̂ · mean(g·x̂)),  dweight = Σ dy·x̂,  dbias = Σ dy."""
+    """With x̂ the normalised input, M the values per channel, and per channel
+    dbias = Σ dy,  dweight = Σ dy·x̂  (training mode):
+    dx = weight · invstd · (dy - dbias/M - x̂ · dweight/M).
+
+    (That is invstd · (g - mean(g) - x̂ · mean(g·x̂)) with g = dy·weight: both means are
+    the two sums above times weight/M, so the three gradients share two reductions.)"""
 
     node_name = "NativeBatchNormBackwardBackward0"
 
@@ -73,18 +79,23 @@ class BatchNormGrad(FirstOrderOnly):
     def forward(ctx, grad, weight, arrays, training, needs):
         x_hat, invstd, axes, shape = arrays
         dy = grad._data
-        dx = dw = db = None
+        use_sums = training and needs[0]  # dx needs both sums only in training mode
+        db = dy.sum(axis=axes) if use_sums or needs[2] else None
+        dw = (dy * x_hat).sum(axis=axes) if use_sums or needs[1] else None
+        dx = None
         if needs[0]:
-            g = dy if weight is None else dy * weight._data.reshape(shape)
+            scale = invstd if weight is None else weight._data * invstd
             if training:
-                g = g - g.mean(axis=axes, keepdims=True) \
-                    - x_hat * (g * x_hat).mean(axis=axes, keepdims=True)
-            dx = grad._new(g * invstd.reshape(shape))
-        if needs[1]:
-            dw = grad._new((dy * x_hat).sum(axis=axes))
-        if needs[2]:
-            db = grad._new(dy.sum(axis=axes))
-        return dx, dw, db
+                m = dy.size // dy.shape[1]
+                dx = x_hat * (-dw / m).reshape(shape)
+                dx += dy
+                dx -= (db / m).reshape(shape)
+                dx *= scale.reshape(shape)
+            else:
+                dx = dy * scale.reshape(shape)
+            dx = grad._new(dx)
+        return (dx, grad._new(dw) if needs[1] else None,
+                grad._new(db) if needs[2] else None)
 
 
 def _blend(running, value, momentum) -> None:
