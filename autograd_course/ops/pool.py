@@ -107,8 +107,8 @@ class MaxPool2D(Function):
         data = pad_array(xp, x4, pads, low)
         win = windows(xp, data, kernel, stride, dilation, out_hw)   # (N, C, kh, kw, Ho, Wo)
         flat = win.reshape(n, c, kernel[0] * kernel[1], *out_hw)   # copies the windows once
-        tap = flat.argmax(axis=2)                                   # first maximum, like PyTorch
-        out = xp.take_along_axis(flat, tap[:, :, None], axis=2)[:, :, 0]
+        out = flat.max(axis=2)
+        tap = _first_tap(xp, flat, out)                             # first maximum, like PyTorch
         # where each winner sits in the padded image, as a flat index per (n, c) plane
         rows = xp.arange(out_hw[0]).reshape(-1, 1) * stride[0] + (tap // kernel[1]) * dilation[0]
         cols = xp.arange(out_hw[1]) * stride[1] + (tap % kernel[1]) * dilation[1]
@@ -136,6 +136,21 @@ class MaxPool2D(Function):
                                ((0, 0), (0, 0), pads[:2], pads[2:]), 0.0)
         where = t._new(ctx.where.reshape(n, c, -1))
         return t4.reshape(n, c, -1).gather(2, where).reshape(ctx.out_shape)
+
+
+def _first_tap(xp, flat: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Which tap of each window holds its max ``out``: the first one equal to it, found tap by
+    tap from the last (``flat.argmax(axis=2)`` gives the same, several times slower). A
+    window holding NaN has no equal tap; PyTorch's kernel keeps a tap when it is greater or
+    NaN, so there it is the window's last NaN."""
+    taps = flat.shape[2]
+    tap = xp.full(out.shape, -1, dtype=xp.intp)
+    for t in reversed(range(taps)):
+        tap = xp.where(flat[:, :, t] == out, t, tap)
+    if tap.size and tap.min() < 0:
+        last_nan = taps - 1 - xp.isnan(flat[:, :, ::-1]).argmax(axis=2)
+        tap = xp.where(tap < 0, last_nan, tap)
+    return tap
 
 
 class MaxPool2DGrad(FirstOrderOnly):
