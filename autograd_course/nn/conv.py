@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from .. import _backend, dtypes
-from ..ops.conv import conv2d_check, conv2d_geometry, pair
+from ..ops.conv import conv2d_check, conv2d_geometry, convolve, pair, refuse_operands
 from ..tensor import Tensor
-from . import functional as F
 from . import init
 from .module import Module, layer_error
 from .parameter import add_weight_and_bias
@@ -58,8 +57,8 @@ class Conv2d(Module):
                                self.groups)
         if message:
             raise layer_error(self, message)
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+        refuse_operands(input, self.weight, self.bias)  # the rest F.conv2d would check
+        return convolve(input, self.weight, self.bias, stride, pads, dilation, self.groups)
 
     def extra_repr(self) -> str:
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "

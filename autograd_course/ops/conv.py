@@ -273,16 +273,28 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
            padding: int | tuple[int, int] | str = 0, dilation: int | tuple[int, int] = 1,
            groups: int = 1) -> Tensor:
     """PyTorch's ``F.conv2d``: (N, C, H, W) or unbatched (C, H, W) input."""
+    refuse_operands(input, weight, bias)
+    stride, pads, dilation = conv2d_geometry(input.shape, weight.shape, stride, padding, dilation,
+                                             groups)
+    batched = input.unsqueeze(0) if input.ndim == 3 else input
+    message = conv2d_check(batched, weight, bias, stride, pads, dilation, groups)
+    if message:
+        raise RuntimeError(message)
+    return convolve(input, weight, bias, stride, pads, dilation, groups)
+
+
+def refuse_operands(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's errors for tensors on different devices and for a bool input."""
     same_device(input, weight, bias)
     if input._data.dtype.kind == "b":
         raise NotImplementedError('"slow_conv2d_cpu" not implemented for \'Bool\'')
-    stride, pads, dilation = conv2d_geometry(input.shape, weight.shape, stride, padding, dilation,
-                                             groups)
+
+
+def convolve(input: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple[int, int],
+             pads: tuple[int, ...], dilation: tuple[int, int], groups: int) -> Tensor:
+    """The convolution of arguments already checked (by ``conv2d``, or by ``nn.Conv2d``,
+    which checks them itself to name the layer in its messages)."""
     unbatched = input.ndim == 3
-    if unbatched:
-        input = input.unsqueeze(0)
-    message = conv2d_check(input, weight, bias, stride, pads, dilation, groups)
-    if message:
-        raise RuntimeError(message)
-    out = Convolution.apply(input, weight, bias, stride, pads, dilation, groups)
+    out = Convolution.apply(input.unsqueeze(0) if unbatched else input, weight, bias, stride,
+                            pads, dilation, groups)
     return out.squeeze(0) if unbatched else out
