@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import autograd_course as ag
-from autograd_course.ops.conv import col2im, pad_array, windows
+from autograd_course.ops import conv
+from autograd_course.ops.conv import col2im, pad_array, window_matrix, windows
 from autograd_course.ops.pool import _first_tap
 
 GEOMETRIES = [  # kernel, stride, dilation, pads (top, bottom, left, right), image (h, w)
@@ -54,8 +55,13 @@ def test_pad_array_integer_fill():
         ours, np.pad(data, ((0, 0), (0, 0), (1, 0), (0, 2)), constant_values=low))
 
 
+@pytest.mark.parametrize("small", [0, 2**40], ids=["slice-adds", "matrix"])
 @pytest.mark.parametrize("kernel, stride, dilation, pads, image", GEOMETRIES)
-def test_col2im_is_the_adjoint_of_windows(kernel, stride, dilation, pads, image):
+def test_col2im_is_the_adjoint_of_windows(monkeypatch, small, kernel, stride, dilation, pads,
+                                          image):
+    """Both ways (a slice-add per tap, one product with the window matrix) against the
+    padded-then-cropped reference."""
+    monkeypatch.setattr(conv, "SMALL_COL2IM", small)
     rng = np.random.default_rng(1)
     h, w = image
     out_hw = tuple((s + p0 + p1 - d * (k - 1) - 1) // st + 1 for s, p0, p1, d, k, st in
@@ -70,9 +76,22 @@ def test_col2im_is_the_adjoint_of_windows(kernel, stride, dilation, pads, image)
     np.testing.assert_allclose((win * dwin).sum(), (x * ours).sum(), rtol=1e-12)
 
 
+def test_window_matrix_reads_the_windows():
+    """windows(pad(x)) == M · x, channel by channel, and M is shared read-only."""
+    x = np.random.default_rng(7).random((1, 2, 5, 6))
+    kernel, stride, dilation, pads, out_hw = (3, 2), (2, 1), (1, 2), (1, 1, 2, 0), (3, 3)
+    m = window_matrix(kernel, stride, dilation, pads, (5, 6), out_hw, "float64")
+    win = windows(np, pad_array(np, x, pads), kernel, stride, dilation, out_hw)
+    np.testing.assert_array_equal(win.reshape(2, -1), x.reshape(2, -1) @ m.T)
+    assert not m.flags.writeable
+
+
+@pytest.mark.parametrize("small", [0, 2**40], ids=["slice-adds", "matrix"])
 @pytest.mark.parametrize("kernel, stride, dilation, pads, image",
                          [g for g in GEOMETRIES if g[3][0] == g[3][1] and g[3][2] == g[3][3]])
-def test_conv2d_gradients_like_torch(torch_oracle, kernel, stride, dilation, pads, image):
+def test_conv2d_gradients_like_torch(torch_oracle, monkeypatch, small, kernel, stride, dilation,
+                                     pads, image):
+    monkeypatch.setattr(conv, "SMALL_COL2IM", small)
     torch = torch_oracle
     rng = np.random.default_rng(2)
     x = rng.standard_normal((2, 4) + image).astype(np.float32)
@@ -80,9 +99,9 @@ def test_conv2d_gradients_like_torch(torch_oracle, kernel, stride, dilation, pad
     b = rng.standard_normal(6).astype(np.float32)
     args = (stride, (pads[0], pads[2]), dilation, 2)
     results = []
-    for lib, conv in ((ag, ag.nn.functional.conv2d), (torch, torch.nn.functional.conv2d)):
+    for lib, conv2d in ((ag, ag.nn.functional.conv2d), (torch, torch.nn.functional.conv2d)):
         ts = [lib.tensor(a, requires_grad=True) for a in (x, w, b)]
-        out = conv(*ts, *args)
+        out = conv2d(*ts, *args)
         out.backward(lib.tensor(np.linspace(-1, 1, out.numel(), dtype=np.float32)
                                 .reshape(tuple(out.shape))))
         results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])

@@ -18,6 +18,7 @@ lay on the padding is simply not added).
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -89,9 +90,14 @@ def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
            pads: tuple[int, ...] = (0, 0, 0, 0)) -> np.ndarray:
     """Add window gradients ``(N, C, kh, kw, Ho, Wo)`` back onto an ``image_hw`` image (the
     adjoint of ``windows`` over the image padded by ``pads``): overlapping windows add up,
-    what fell on the padding is dropped. One slice-add per kernel tap."""
+    what fell on the padding is dropped. One slice-add per kernel tap; for a small image, one
+    matrix product instead (``window_matrix``), cheaper than the kh·kw strided adds."""
     n, c, kh, kw, ho, wo = dwin.shape
     (sh, sw), (dh, dw) = stride, dilation
+    if n * c * kh * kw * ho * wo * image_hw[0] * image_hw[1] <= SMALL_COL2IM:
+        m = window_matrix((kh, kw), stride, dilation, tuple(pads), tuple(image_hw), (ho, wo),
+                          str(dwin.dtype))
+        return (dwin.reshape(n * c, -1) @ xp.asarray(m)).reshape((n, c) + tuple(image_hw))
     out = xp.zeros((n, c) + tuple(image_hw), dtype=dwin.dtype)
     for i in range(kh):
         rows = _tap_span(i * dh - pads[0], sh, ho, image_hw[0])
@@ -100,6 +106,27 @@ def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
             if rows is not None and cols is not None:
                 out[:, :, rows[0], cols[0]] += dwin[:, :, i, j, rows[1], cols[1]]
     return out
+
+
+SMALL_COL2IM = 2**23  # multiply-adds of col2im as a matrix product worth doing (~50 µs)
+
+
+@functools.lru_cache(maxsize=64)
+def window_matrix(kernel: tuple[int, int], stride: tuple[int, int], dilation: tuple[int, int],
+                  pads: tuple[int, ...], image_hw: tuple[int, int], out_hw: tuple[int, int],
+                  dtype: str) -> np.ndarray:
+    """The 0/1 matrix ``M`` with ``windows(pad(x)) = M · x`` per channel: row ``(i, j, y, x)``
+    has a 1 at the pixel that kernel tap ``(i, j)`` sees at output ``(y, x)`` (none where it
+    sees padding). Its transpose is col2im: ``dx = dwin · M``. Built once per geometry by
+    taking the windows of an image of pixel numbers (read-only: it is shared)."""
+    h, w = image_hw
+    numbers = pad_array(np, np.arange(h * w).reshape(1, 1, h, w), pads, -1)
+    pixel = windows(np, numbers, kernel, stride, dilation, out_hw).reshape(-1)
+    m = np.zeros((pixel.size, h * w), dtype=dtype)
+    rows = np.flatnonzero(pixel >= 0)
+    m[rows, pixel[rows]] = 1
+    m.flags.writeable = False
+    return m
 
 
 class FirstOrderOnly(Function):
