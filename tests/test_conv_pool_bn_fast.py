@@ -198,3 +198,21 @@ def test_batch_norm_each_gradient_alone_like_torch(torch_oracle, mask, affine):
         results.append(lib.autograd.grad((out * out).sum(), wanted))
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("small", [0, 2**40], ids=["slice-adds", "matrix"])
+def test_empty_batch_gradients_like_torch(torch_oracle, monkeypatch, small):
+    """An empty batch (N = 0) has empty gradients, either way col2im runs."""
+    monkeypatch.setattr(conv, "SMALL_COL2IM", small)
+    torch = torch_oracle
+    x, w = np.zeros((0, 2, 5)), np.ones((3, 2, 3))
+    results = []
+    for lib in (ag, torch):
+        tx, tw = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        out = lib.nn.functional.avg_pool1d(tx, 3, 1, 1).sum() \
+            + lib.nn.functional.conv1d(tx, tw, padding=1).sum()
+        out.backward()
+        results.append((tx.grad.numpy(), tw.grad.numpy()))
+    for ours, theirs in zip(*results):
+        assert ours.shape == theirs.shape
+        np.testing.assert_array_equal(ours, theirs)

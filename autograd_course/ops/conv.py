@@ -94,7 +94,7 @@ def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
     matrix product instead (``window_matrix``), cheaper than the kh·kw strided adds."""
     n, c, kh, kw, ho, wo = dwin.shape
     (sh, sw), (dh, dw) = stride, dilation
-    if n * c * kh * kw * ho * wo * image_hw[0] * image_hw[1] <= SMALL_COL2IM:
+    if 0 < n * c * kh * kw * ho * wo * image_hw[0] * image_hw[1] <= SMALL_COL2IM:
         m = window_matrix((kh, kw), stride, dilation, tuple(pads), tuple(image_hw), (ho, wo),
                           str(dwin.dtype))
         return (dwin.reshape(n * c, -1) @ xp.asarray(m)).reshape((n, c) + tuple(image_hw))
