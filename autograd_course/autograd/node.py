@@ -64,9 +64,12 @@ class Node:
     @property
     def _next_nodes(self) -> tuple:
         """Per tensor input, the node that made it (None: no gradient), built when read."""
-        if len(self._next_nrs) > 2:
-            return (self._next_first, self._next_second, *self._next_rest)
-        return (self._next_first, self._next_second)[:len(self._next_nrs)]
+        return self.next_nodes()[:len(self._next_nrs)]
+
+    def next_nodes(self) -> tuple:
+        """The nodes of the edges, in order, as the engine walks them: at least two entries,
+        a node with fewer edges ends in ``None`` (no gradient flows there)."""
+        return (self._next_first, self._next_second, *self._next_rest)
 
     def set_next_edges(self, edges) -> None:
         """Keep ``edges``, ``(node, input_nr)`` pairs, in the fields above."""
