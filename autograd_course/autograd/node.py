@@ -251,8 +251,12 @@ def link_inputs(node: Node, args: tuple) -> tuple:
 
 
 def keep_edges(node: Node, nodes: list, nrs: list) -> None:
-    """Give ``node`` its edges: the nodes its inputs came from, and which of their outputs."""
+    """Give ``node`` its edges: the nodes its inputs came from, and which of their outputs
+    (the fields a node has fewer edges than keep their class's defaults)."""
     node._next_nrs = tuple(nrs)
-    node._next_first = nodes[0] if nodes else None
-    node._next_second = nodes[1] if len(nodes) > 1 else None
-    node._next_rest = tuple(nodes[2:])
+    if nodes:
+        node._next_first = nodes[0]
+    if len(nodes) > 1:
+        node._next_second = nodes[1]
+    if len(nodes) > 2:
+        node._next_rest = tuple(nodes[2:])

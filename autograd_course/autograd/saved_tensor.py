@@ -63,16 +63,16 @@ class SavedFields:
 def keep_all(node, to_save: tuple, versions) -> None:
     """Fill the node's fields with the tensors ``forward`` saved; ``versions``: for a call
     that wrote into a saved input, its version from before the write (else None)."""
-    for t in to_save:  # (every node that saves a tensor sets these two: see _as_array)
-        if isinstance(t, TensorBase):
-            node.saved_type, node.saved_device = type(t), t._device
-            break
     entries = []  # per saved tensor: (what is kept, its version, its kind)
     for i, t in enumerate(to_save):
-        if t is not None and not isinstance(t, TensorBase):
+        if t is None:
+            entries.append((None, None, None))
+            continue
+        if not isinstance(t, TensorBase):
             raise TypeError(_messages.not_a_variable(i, t))
-        entries.append((None, None, None) if t is None else
-                       _keep(node, t, versions and versions[i]))
+        if node.saved_type is None:  # the first tensor's class and device (see _as_array)
+            node.saved_type, node.saved_device = type(t), t._device
+        entries.append(_keep(node, t, versions and versions[i]))
     node.saved, node.saved_versions, node.saved_kinds = zip(*entries)  # one tuple per field
 
 
