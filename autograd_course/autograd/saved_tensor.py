@@ -85,7 +85,7 @@ def _keep(node, t, version) -> tuple:
     if active_pairs and not number:  # the innermost pair packs it now, as in PyTorch
         return SavedTensor(t, is_output, version), None, "record"
     if number and _as_array(node, t):
-        return t._data, None, "number"
+        return t._data, 0, "number"  # (the op made it just now: version 0)
     if not is_output:  # an input: the tensor itself (a leaf, or made by another node)
         kind = "leaf" if t.grad_fn is None else "input"
         return t, t._version if version is None else version, kind
@@ -100,7 +100,8 @@ def _as_array(node, t) -> bool:
     and device (those of the first tensor it saved; set on every node that saves one, as
     Python 3.11 keeps a class's instance attributes without a dict only if its first
     instances set them all)."""
-    return type(t) is node.saved_type and t._device == node.saved_device
+    device = node.saved_device  # (mostly the very same device object)
+    return type(t) is node.saved_type and (t._device is device or t._device == device)
 
 
 def unpack_all(node) -> tuple:
@@ -127,7 +128,7 @@ def unpack(node, i: int):
     if kind == "number":  # made a tensor now, and kept as one (the same object each read)
         number = node.saved_type._wrap(kept, node.saved_device)
         number._wrapped_number = True
-        _replace(node, i, number, 0, "leaf")
+        _replace(node, i, number, "leaf")  # (its version: the one it was saved with)
         return number
     if kind == "result":
         current = node.result_counter.value
@@ -157,7 +158,7 @@ def raw(node, i: int):
         record = SavedTensor.of_fields(unpack(node, i), True, version, was_leaf=False)
     else:
         record = SavedTensor.of_fields(kept, False, version, was_leaf=kind == "leaf")
-    _replace(node, i, record, None, "record")
+    _replace(node, i, record, "record")
     return record
 
 
@@ -170,10 +171,10 @@ def raw_all(node) -> tuple:
                   for i, kind in enumerate(node.saved_kinds if node.saved else ())])
 
 
-def _replace(node, i: int, kept, version, kind: str) -> None:
-    """Put a new entry in the place of saved tensor ``i``."""
+def _replace(node, i: int, kept, kind: str) -> None:
+    """Put a new entry in the place of saved tensor ``i`` (its version stays; a record
+    checks its own)."""
     node.saved = node.saved[:i] + (kept,) + node.saved[i + 1:]
-    node.saved_versions = node.saved_versions[:i] + (version,) + node.saved_versions[i + 1:]
     node.saved_kinds = node.saved_kinds[:i] + (kind,) + node.saved_kinds[i + 1:]
 
 
