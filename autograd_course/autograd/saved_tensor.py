@@ -89,7 +89,7 @@ def _keep(node, t, version) -> tuple:
     if not is_output:  # an input: the tensor itself (a leaf, or made by another node)
         kind = "leaf" if t.grad_fn is None else "input"
         return t, t._version if version is None else version, kind
-    if t._output_nr == 0 and "_fw_grad" not in t.__dict__ and _as_array(node, t):
+    if t._output_nr == 0 and t._fw_grad is None and _as_array(node, t):
         node.result_counter = t._shared_version_counter()  # its array and version counter
         return t._data, t._version, "result"
     return SavedTensor(t, True, version), None, "record"  # another output, or with a tangent
@@ -222,7 +222,7 @@ class SavedTensor:
     def _note(self, tensor, is_output: bool, version: int, was_leaf: bool) -> None:
         self.version, self.is_output, self.was_leaf = version, is_output, was_leaf
         self.unpack_hook = None
-        self.fw_grad = tensor.__dict__.get("_fw_grad")  # an output's tangent (forward_ad.py)
+        self.fw_grad = tensor._fw_grad  # an output's tangent (forward_ad.py)
 
     def _hold(self, tensor) -> None:
         """Keep an input as it is; an output as its array and version counter (no cycle)."""

@@ -52,7 +52,7 @@ def register_view(view, x, multiple_outputs: bool = False) -> None:
             return
     view._version_counter = x._shared_version_counter()
     view._base = owner = x if x._base is None else x._base
-    kept = x.__dict__.get("_fw_grad")  # a view of unpack_dual's primal: no tangent either,
+    kept = x._fw_grad  # a view of unpack_dual's primal: no tangent either,
     if kept is not None and kept[0] == -1:  # not even its base's (forward_ad.NOT_DERIVED)
         view._fw_grad = kept
     if owner._views is None:
