@@ -122,14 +122,17 @@ def unpack_all(node) -> tuple:
 
 def unpack(node, i: int):
     """Saved tensor ``i`` of ``node``, or PyTorch's error if it was changed in place since."""
-    kept, version, kind = node.saved[i], node.saved_versions[i], node.saved_kinds[i]
-    if kind is None or kind == "record":
-        return kept if kept is None else kept.unpack(node)
+    kept, kind = node.saved[i], node.saved_kinds[i]
+    if kind is None:  # a saved None
+        return None
+    if kind == "record":
+        return kept.unpack(node)
     if kind == "number":  # made a tensor now, and kept as one (the same object each read)
         number = node.saved_type._wrap(kept, node.saved_device)
         number._wrapped_number = True
         _replace(node, i, number, "leaf")  # (its version: the one it was saved with)
         return number
+    version = node.saved_versions[i]
     if kind == "result":
         current = node.result_counter.value
         if current != version:
