@@ -251,12 +251,10 @@ def link_inputs(node: Node, args: tuple) -> tuple:
 
 
 def keep_edges(node: Node, nodes: list, nrs: list) -> None:
-    """Give ``node`` its edges: the nodes its inputs came from, and which of their outputs
-    (the fields a node has fewer edges than keep their class's defaults)."""
+    """Give ``node`` its edges: the nodes its inputs came from, and which of their outputs.
+    (Every field is set on every node: see ``saved_tensor._as_array`` on why.)"""
+    n = len(nodes)
     node._next_nrs = tuple(nrs)
-    if nodes:
-        node._next_first = nodes[0]
-    if len(nodes) > 1:
-        node._next_second = nodes[1]
-    if len(nodes) > 2:
-        node._next_rest = tuple(nodes[2:])
+    node._next_first = nodes[0] if n else None
+    node._next_second = nodes[1] if n > 1 else None
+    node._next_rest = tuple(nodes[2:]) if n > 2 else ()
