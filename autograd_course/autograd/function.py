@@ -85,7 +85,7 @@ class BackwardNode(Node, SavedFields, LegacyCtx, forward_ad.ForwardCtx):
         return outputs
 
     def _link_output(self, args: tuple, out, output_nr: int, n_outputs: int):
-        """Make one output of a recorded call point at this node (if it is differentiable)."""
+        """Make one output of a recorded call point at this node (a differentiable tensor)."""
         if not isinstance(out, TensorBase):
             return out
         skip = self.non_differentiable

@@ -45,7 +45,9 @@ def register_view(view, x, multiple_outputs: bool = False) -> None:
     """Make ``view``, a new tensor on ``x``'s memory, a view of ``x``: its base is the tensor
     that owns the memory, it shares x's version counter, and it remembers how it was made.
     As PyTorch: a view of an inference tensor is an inference tensor, and no view to autograd
-    (no base); a view of a normal tensor is normal, even when taken in inference mode."""
+    (no base); a view of a normal tensor is normal, even when taken in inference mode. The base
+    lists its views for ``views_to_refresh``, all but those a backward formula takes with grad
+    mode off (no recorded write can give them a history)."""
     if x._inference or grad_mode.state.inference:
         view._inference = x._inference
         if x._inference:
