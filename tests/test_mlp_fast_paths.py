@@ -1,0 +1,84 @@
+"""The shortcuts of issue 48's MLP step, each checked against the general path it skips and
+against PyTorch (no timing here): SGD's update written straight into the parameter, ...
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograd_course as ag
+from autograd_course.autograd import profiler
+from autograd_course.optim import sgd
+
+RNG = np.random.default_rng(48)
+
+
+def _param_and_grad(dtype=np.float32, shape=(7, 5)):
+    p = ag.tensor(RNG.standard_normal(shape).astype(dtype), requires_grad=True)
+    p.grad = ag.tensor(RNG.standard_normal(shape).astype(dtype))
+    return p
+
+
+# --- SGD: p -= lr·g written into p's memory -----------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sgd_update_is_add_s_bits_and_bumps_the_version(dtype):
+    p = _param_and_grad(dtype)
+    q = ag.tensor(p.detach().numpy().copy(), requires_grad=True)
+    q.grad = p.grad.clone()
+    memory, version = p._data, p._version
+    sgd._descend(p, p.grad, 0.037)
+    with ag.no_grad():
+        q.add_(q.grad, alpha=-0.037)  # the general path
+    assert p._data is memory and p.dtype == q.dtype
+    assert p._version == version + 1 == q._version
+    np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+
+
+def test_sgd_step_matches_pytorch_in_float32(torch_oracle):
+    p = _param_and_grad()
+    tp = torch_oracle.tensor(p.detach().numpy(), requires_grad=True)
+    tp.grad = torch_oracle.tensor(p.grad.numpy())
+    ag.optim.SGD([p], lr=0.01).step()
+    torch_oracle.optim.SGD([tp], lr=0.01).step()
+    assert p.dtype == ag.float32
+    np.testing.assert_allclose(p.detach().numpy(), tp.detach().numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_sgd_view_parameter_writes_through_to_its_base():
+    base = ag.zeros(4, 3)
+    p = base[1]  # a view, made a leaf that requires grad
+    p.requires_grad_()
+    p.grad = ag.ones(3)
+    ag.optim.SGD([p], lr=0.5).step()
+    assert base.tolist()[1] == [-0.5, -0.5, -0.5] and base._version == p._version == 1
+
+
+def test_sgd_falls_back_to_add_for_half_and_mixed_dtypes(torch_oracle):
+    for dtype, grad_dtype in [(np.float16, np.float16), (np.float32, np.float64)]:
+        p = ag.tensor(RNG.standard_normal(5).astype(dtype), requires_grad=True)
+        p._grad = ag.tensor(RNG.standard_normal(5).astype(grad_dtype))  # (set as a hook may)
+        tp = torch_oracle.tensor(p.detach().numpy())
+        with torch_oracle.no_grad():
+            tp.add_(torch_oracle.tensor(p._grad.numpy()), alpha=-0.25)
+        ag.optim.SGD([p], lr=0.25).step()
+        assert p.dtype == p.grad.dtype if dtype == grad_dtype else p.dtype == ag.float32
+        np.testing.assert_array_equal(p.detach().numpy(), tp.numpy())
+
+
+def test_sgd_under_the_profiler_records_add_as_before():
+    p = _param_and_grad()
+    with profiler.profile() as prof:
+        ag.optim.SGD([p], lr=0.1).step()
+    assert "aten::add_" in [e.name for e in prof.function_events]
+
+
+def test_sgd_on_an_inference_parameter_refuses_as_add_does():
+    with ag.inference_mode():
+        p = ag.ones(3)
+    p._grad = ag.ones(3)
+    with pytest.raises(RuntimeError) as ours:
+        ag.optim.SGD([p], lr=0.1).step()
+    with ag.no_grad(), pytest.raises(RuntimeError) as general:
+        p.add_(p._grad, alpha=-0.1)
+    assert str(ours.value) == str(general.value)
