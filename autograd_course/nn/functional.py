@@ -29,13 +29,8 @@ from ..ops.activations import (
 )
 from ..ops.attention import cosine_similarity, normalize, scaled_dot_product_attention
 from ..ops.batch_norm import batch_norm, instance_norm
-from ..ops.classification_loss import (
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    cross_entropy,
-    kl_div,
-    nll_loss,
-)
+from ..ops.binary_loss import binary_cross_entropy, binary_cross_entropy_with_logits
+from ..ops.classification_loss import cross_entropy, kl_div, nll_loss
 from ..ops.conv import conv2d
 from ..ops.dropout import dropout, dropout2d
 from ..ops.embedding import embedding, pad

@@ -8,8 +8,8 @@ One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt)
 (the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
 where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``distinct`` (unique),
 ``searching`` (searchsorted, bucketize), ``linalg`` (matmul, addmm, addmv), ``products``,
-``scaled_products`` (addbmm, addr), ``inplace``, and for neural
-networks ``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_loss``,
+``scaled_products`` (addbmm, addr), ``inplace``, and for neural networks ``activations/``
+(relu, sigmoid, gelu, softmax...), ``classification_loss``, ``binary_loss``,
 ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
 numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
@@ -56,8 +56,9 @@ from .arrange import (
     unflatten,
     vstack,
 )
+from .binary_loss import binary_cross_entropy_with_logits
 from .clamping import clamp, clamp_min, clip, nan_to_num
-from .classification_loss import binary_cross_entropy_with_logits, kl_div
+from .classification_loss import kl_div
 from .combine import cat, concat, concatenate, stack
 from .compare import (
     allclose,
