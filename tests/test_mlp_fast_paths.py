@@ -82,3 +82,44 @@ def test_sgd_on_an_inference_parameter_refuses_as_add_does():
     with ag.no_grad(), pytest.raises(RuntimeError) as general:
         p.add_(p._grad, alpha=-0.1)
     assert str(ours.value) == str(general.value)
+
+
+# --- nll_loss without weight and without an ignored target ----------------------------------
+def _nll(lib, scores, labels, **kw):
+    x = lib.tensor(scores, requires_grad=True)
+    loss = lib.nn.functional.nll_loss(x, lib.tensor(labels), **kw)
+    loss.backward(lib.ones_like(loss))
+    return loss.detach().numpy(), x.grad.numpy()
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(6, 4), (4,)])
+def test_nll_loss_usual_case_gives_the_weighted_forms_bits(reduction, dtype, shape, torch_oracle):
+    scores = RNG.standard_normal(shape).astype(dtype)
+    labels = RNG.integers(0, 4, shape[:-1]) if len(shape) == 2 else np.array(2)
+    usual = _nll(ag, scores, labels, reduction=reduction)
+    ones = ag.ones(4, dtype=ag.float32 if dtype == np.float32 else ag.float64)
+    weighted = _nll(ag, scores, labels, reduction=reduction, weight=ones)  # the general form
+    theirs = _nll(torch_oracle, scores, labels, reduction=reduction)
+    for ours, general, torchs in zip(usual, weighted, theirs):
+        assert ours.dtype == general.dtype == torchs.dtype and ours.shape == torchs.shape
+        np.testing.assert_array_equal(ours, general)
+        np.testing.assert_allclose(ours, torchs, rtol=1e-6, atol=0)
+    assert usual[1].flags.c_contiguous
+
+
+def test_nll_loss_ignored_and_out_of_bounds_targets_as_pytorch(torch_oracle):
+    scores = RNG.standard_normal((3, 4)).astype(np.float32)
+    ignored = _nll(ag, scores, np.array([1, -100, 3]))
+    theirs = _nll(torch_oracle, scores, np.array([1, -100, 3]))
+    for ours, torchs in zip(ignored, theirs):
+        np.testing.assert_allclose(ours, torchs, rtol=1e-6, atol=0)
+    assert ignored[1][1].tolist() == [0, 0, 0, 0]
+    for labels in ([1, 4, 3], [-1, 0, 0], [-100, 7, 0]):
+        messages = []
+        for lib in (ag, torch_oracle):
+            with pytest.raises(IndexError) as error:
+                _nll(lib, scores, np.array(labels))
+            messages.append(str(error.value))
+        assert messages[0] == messages[1]

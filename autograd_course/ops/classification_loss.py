@@ -41,23 +41,13 @@ class NllLoss(Function):
         data = x._data if x.ndim >= 2 else x._data[None]           # (N, C, *positions)
         t = target._data.reshape(data.shape[:1] + data.shape[2:])   # (N, *positions)
         keep = t != ignore_index
-        safe_t = xp.where(keep, t, 0)
-        w = xp.ones(data.shape[1], data.dtype) if weight is None else weight._data
-        w_n = xp.where(keep, w[safe_t], 0).astype(data.dtype)       # weight of each sample
-        picked = xp.take_along_axis(data, safe_t[:, None], axis=1)[:, 0]
-        losses = -picked * w_n
-        total = w_n.sum()
-        if reduction == "mean":
-            loss = losses.sum() / total
+        if (weight is None and data.ndim == 2 and data.dtype in (np.float32, np.float64)
+                and t.size < 2**24 and keep.all()):
+            loss, coef = _unweighted(xp, data, t, reduction)
         else:
-            loss = reduce_loss(losses, reduction)
-            if reduction == "none" and x.ndim == 1:
-                loss = loss.reshape(())
-        # dℓ_n/dx[n, c]: the target's class only. An ignored target gets no gradient at all,
-        # even when the mean is 0/0 = NaN (PyTorch)
-        scale = xp.where(keep, -w_n / (total if reduction == "mean" else 1), 0)
-        classes = xp.arange(data.shape[1]).reshape((1, -1) + (1,) * (data.ndim - 2))
-        coef = xp.where(classes == safe_t[:, None], scale[:, None], 0).astype(data.dtype)
+            loss, coef = _weighted(xp, data, t, keep, weight, reduction)
+        if reduction == "none" and x.ndim == 1:
+            loss = loss.reshape(())
         ctx.coef, ctx.reduction, ctx.shape = coef, reduction, x.shape
         return x._new(xp.asarray(loss, dtype=data.dtype))
 
@@ -70,6 +60,40 @@ class NllLoss(Function):
         if out._data.shape != ctx.shape:  # (N, C) input: already its shape, no reshape op
             out = out.reshape(ctx.shape)
         return out, None, None, None, None
+
+
+def _unweighted(xp, data, t, reduction):
+    """The usual case, (N, C) scores, no weight and no ignored target: ℓ_n = -x[n, t_n], the
+    mean divides by N, dx[n, t_n] = -1/N (-1 for 'sum' and 'none'). The same numbers as
+    ``_weighted``'s, whose weights are then all 1 (a float32 count of N < 2²⁴ ones is exact)."""
+    rows = xp.arange(t.shape[0])
+    losses = -data[rows, t]
+    count = data.dtype.type(t.shape[0])
+    loss = losses.sum() / count if reduction == "mean" else reduce_loss(losses, reduction)
+    coef = xp.zeros(data.shape, data.dtype)
+    coef[rows, t] = -1 / count if reduction == "mean" else -1
+    return loss, coef
+
+
+def _weighted(xp, data, t, keep, weight, reduction):
+    """ℓ_n = -w[t_n] · x[n, t_n] (0 where the target is ignored), the mean divided by Σ w[t_n];
+    and dℓ/dx, which is -w[t_n] (over Σ w for the mean) at the target's class only."""
+    safe_t = xp.where(keep, t, 0)
+    w = xp.ones(data.shape[1], data.dtype) if weight is None else weight._data
+    w_n = xp.where(keep, w[safe_t], 0).astype(data.dtype)       # weight of each sample
+    picked = xp.take_along_axis(data, safe_t[:, None], axis=1)[:, 0]
+    losses = -picked * w_n
+    total = w_n.sum()
+    if reduction == "mean":
+        loss = losses.sum() / total
+    else:
+        loss = reduce_loss(losses, reduction)
+    # dℓ_n/dx[n, c]: the target's class only. An ignored target gets no gradient at all,
+    # even when the mean is 0/0 = NaN (PyTorch)
+    scale = xp.where(keep, -w_n / (total if reduction == "mean" else 1), 0)
+    classes = xp.arange(data.shape[1]).reshape((1, -1) + (1,) * (data.ndim - 2))
+    coef = xp.where(classes == safe_t[:, None], scale[:, None], 0).astype(data.dtype)
+    return loss, coef
 
 
 class NllLoss2D(NllLoss):
@@ -119,9 +143,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
             f"({target.shape[0] if target.ndim else 1}).")
     classes = input.shape[1] if input.ndim >= 2 else input.shape[0]
     t = target._data.reshape(-1)
-    bad = (t != ignore_index) & ((t < 0) | (t >= classes))
-    if bad.any():
-        raise IndexError(f"Target {int(t[bad.argmax()])} is out of bounds.")
+    if t.size and (t.min() < 0 or t.max() >= classes):  # out of bounds, unless ignored
+        bad = (t != ignore_index) & ((t < 0) | (t >= classes))
+        if bad.any():
+            raise IndexError(f"Target {int(t[bad.argmax()])} is out of bounds.")
     if weight is not None and weight.shape != (classes,):
         raise RuntimeError(
             f"weight tensor should be defined either for all {classes} classes or no "
