@@ -37,10 +37,10 @@ from ..ops.embedding import embedding, pad
 from ..ops.fold import conv1d, conv_transpose2d, fold, unfold
 from ..ops.inplace import unary_
 from ..ops.layer_norm import group_norm, layer_norm
-from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool2d
 from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
 from ..ops.resize import interpolate
+from ..ops.scaled_products import addmm
 from ..tensor import Tensor
 
 __all__ = [

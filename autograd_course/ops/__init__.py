@@ -7,8 +7,8 @@ One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt)
 ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
 (the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
 where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``distinct`` (unique),
-``searching`` (searchsorted, bucketize), ``linalg`` (matmul, addmm, addmv), ``products``,
-``scaled_products`` (addbmm, addr), ``inplace``, and for neural networks ``activations/``
+``searching`` (searchsorted, bucketize), ``linalg`` (matmul, mm, addmv), ``products``,
+``scaled_products`` (addmm, addbmm, addr), ``inplace``, and for neural networks ``activations/``
 (relu, sigmoid, gelu, softmax...), ``classification_loss``, ``binary_loss``,
 ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
@@ -95,7 +95,7 @@ from .histograms import histc, histogram
 from .incomplete_gamma import igamma, igammac
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
-from .linalg import addmm, addmv, dot, matmul, mm, mv
+from .linalg import addmv, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
 from .operands import is_tensor
 from .powers import pow, sqrt
@@ -104,7 +104,7 @@ from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, s
 from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, frac, remainder, round, trunc
 from .sampling import multinomial
-from .scaled_products import addbmm, addr
+from .scaled_products import addbmm, addmm, addr
 from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, std_mean, var_mean
 from .searching import bucketize, searchsorted
 from .shape import (
