@@ -123,3 +123,54 @@ def test_nll_loss_ignored_and_out_of_bounds_targets_as_pytorch(torch_oracle):
                 _nll(lib, scores, np.array(labels))
             messages.append(str(error.value))
         assert messages[0] == messages[1]
+
+
+# --- AddmmBackward0 in a plain backward: the products on the arrays ----------------------------
+def _addmm_case(a_layout, b_layout, need_a):
+    a = RNG.standard_normal((3, 4) if a_layout == "C" else (4, 3)).astype(np.float32)
+    b = RNG.standard_normal((4, 5) if b_layout == "C" else (5, 4)).astype(np.float32)
+    a = ag.tensor(a, requires_grad=need_a)
+    b = ag.tensor(b, requires_grad=True)
+    bias = ag.tensor(RNG.standard_normal(5).astype(np.float32), requires_grad=True)
+    return ag.addmm(bias, a if a_layout == "C" else a.t(), b if b_layout == "C" else b.t())
+
+
+@pytest.mark.parametrize("a_layout", ["C", "F"])
+@pytest.mark.parametrize("b_layout", ["C", "F"])
+@pytest.mark.parametrize("need_a", [True, False])
+def test_addmm_plain_backward_gives_the_tensor_formulas_bits_and_layouts(a_layout, b_layout,
+                                                                         need_a):
+    out = _addmm_case(a_layout, b_layout, need_a)
+    grad = ag.tensor(RNG.standard_normal((3, 5)).astype(np.float32))
+    with ag.no_grad():
+        plain = out.grad_fn(grad)  # the arrays
+    # grad mode on and a grad that requires grad, as under create_graph: the tensor ops
+    recorded = out.grad_fn(grad.detach().requires_grad_())
+    assert recorded[2].grad_fn is not None  # (so this really ran the other path)
+    for ours, general in zip(plain, recorded):
+        if general is None:
+            assert ours is None
+            continue
+        assert ours.grad_fn is None and ours.dtype == general.dtype
+        assert ours._data.strides == general._data.strides
+        np.testing.assert_array_equal(ours.numpy(), general.detach().numpy())
+
+
+def test_linear_double_backward_still_goes_through_the_tensor_formulas(torch_oracle):
+    results = []
+    for lib in (ag, torch_oracle):
+        x = lib.tensor(np.linspace(-1, 1, 12).reshape(3, 4), requires_grad=True)
+        w = lib.tensor(np.linspace(0.5, -0.5, 20).reshape(5, 4), requires_grad=True)
+        b = lib.tensor(np.linspace(0, 1, 5), requires_grad=True)
+        y = lib.nn.functional.linear(x, w, b)
+        (gx,) = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+        (gw,) = lib.autograd.grad(gx.pow(2).sum(), w)
+        results.append(gw.detach().numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
+
+
+def test_addmm_backward_under_the_profiler_records_its_products():
+    out = _addmm_case("C", "F", True)
+    with profiler.profile() as prof:
+        out.sum().backward()
+    assert "aten::mm" in [e.name for e in prof.function_events]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..autograd import forward_ad
+from ..autograd import forward_ad, grad_mode, profiler
 from ..autograd.function import Function
 from .devices import same_device
 from .dims import normalize_dim
@@ -69,6 +69,9 @@ class Addmm(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad[:3]
+        if (ctx.beta == 1 and ctx.alpha == 1 and ctx.bias_shape == grad._data.shape[1:]
+                and _plain_backward(grad, a, b)):
+            return _linear_grads(ctx, grad, a, b, need_bias, need_a, need_b)
         grad_bias = None
         if need_bias:
             grad_bias = (grad if ctx.beta == 1 else grad * ctx.beta).sum_to_size(ctx.bias_shape)
@@ -83,6 +86,27 @@ class Addmm(Function):
             None if t_bias is None else t_bias * ctx.beta,
             None if t_a is None else t_a.matmul(b) * ctx.alpha,
             None if t_b is None else a.matmul(t_b) * ctx.alpha)
+
+
+def _plain_backward(grad, a, b) -> bool:
+    """A backward that records nothing: grad mode off (no ``create_graph``), no tangent, no
+    profile. Its products need not be ops, whose results nothing will differentiate."""
+    return not (grad_mode.state.enabled or profiler.state.enabled
+                or forward_ad.any_dual((grad, a, b)))
+
+
+def _linear_grads(ctx, grad, a, b, need_bias: bool, need_a: bool, need_b: bool) -> tuple:
+    """``nn.Linear``'s gradients (β = α = 1, one bias value per column) in a plain backward:
+    the bias's sum over rows and the products of ``_mm_grads`` in the same memory layouts, on
+    the arrays (the same bits), without an op call and two transposed views per product."""
+    g, (a_cols, b_cols) = grad._data, ctx.column_major
+    grad_bias = grad._new(g.sum(axis=0)) if need_bias else None
+    grad_a = grad_b = None
+    if need_a:  # dA = dout Bᵀ
+        grad_a = grad._new((b._data @ g.T).T if a_cols else g @ b._data.T)
+    if need_b:  # dB = Aᵀ dout
+        grad_b = grad._new((g.T @ a._data).T if b_cols else a._data.T @ g)
+    return grad_bias, grad_a, grad_b, None, None
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
