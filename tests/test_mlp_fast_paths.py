@@ -174,3 +174,56 @@ def test_addmm_backward_under_the_profiler_records_its_products():
     with profiler.profile() as prof:
         out.sum().backward()
     assert "aten::mm" in [e.name for e in prof.function_events]
+
+
+# --- ReluBackward0, LogSoftmaxBackward0, NllLossBackward0 in a plain backward --------------------
+SCORES = RNG.standard_normal((5, 4)).astype(np.float32)
+PLAIN_CASES = {
+    "relu": (lambda x: x.relu(), (5, 4)),
+    "log_softmax": (lambda x: x.log_softmax(1), (5, 4)),
+    "log_softmax_dim0": (lambda x: x.log_softmax(0), (5, 4)),
+    "nll_loss": (lambda x: ag.nn.functional.nll_loss(x, ag.tensor([0, 3, 1, 1, 2])), ()),
+    "nll_loss_sum": (lambda x: ag.nn.functional.nll_loss(
+        x, ag.tensor([0, 3, 1, 1, 2]), reduction="sum"), ()),
+    "nll_loss_1d": (lambda x: ag.nn.functional.nll_loss(x[0], ag.tensor(2)), ()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN_CASES))
+def test_plain_backward_gives_the_recorded_formulas_bits(name):
+    fn, grad_shape = PLAIN_CASES[name]
+    x = ag.tensor(SCORES, requires_grad=True)
+    out = fn(x)
+    grad = ag.tensor(RNG.standard_normal(grad_shape).astype(np.float32))
+    with ag.no_grad():
+        (plain, *_) = out.grad_fn(grad)  # the arrays
+    (recorded, *_) = out.grad_fn(grad.detach().requires_grad_())  # the tensor ops
+    assert recorded.grad_fn is not None and plain.grad_fn is None
+    assert plain.dtype == recorded.dtype and plain.shape == recorded.shape
+    np.testing.assert_array_equal(plain.numpy(), recorded.detach().numpy())
+
+
+def test_mlp_step_gradients_match_pytorch_and_second_derivatives_still_work(torch_oracle):
+    data = RNG.standard_normal((6, 8)).astype(np.float32)
+    labels = np.array([0, 2, 1, 2, 0, 1])
+    grads, second = [], []
+    for lib in (ag, torch_oracle):
+        lib.manual_seed(0)
+        w1 = lib.tensor(np.linspace(-0.5, 0.5, 40, dtype=np.float32).reshape(5, 8),
+                        requires_grad=True)
+        w2 = lib.tensor(np.linspace(0.3, -0.3, 15, dtype=np.float32).reshape(3, 5),
+                        requires_grad=True)
+        b1, b2 = lib.zeros(5, requires_grad=True), lib.zeros(3, requires_grad=True)
+        x = lib.tensor(data, requires_grad=True)
+        F = lib.nn.functional
+        loss = F.cross_entropy(F.linear(F.linear(x, w1, b1).relu(), w2, b2), lib.tensor(labels))
+        gs = lib.autograd.grad(loss, (x, w1, b1, w2, b2), create_graph=True)
+        loss.backward(retain_graph=True)  # a plain backward, on the same graph
+        for g, leaf in zip(gs, (x, w1, b1, w2, b2)):
+            np.testing.assert_array_equal(leaf.grad.numpy(), g.detach().numpy())
+        grads.append([g.detach().numpy() for g in gs])
+        (gx,) = lib.autograd.grad(gs[0].pow(2).sum(), (w2,))
+        second.append(gx.detach().numpy())
+    for ours, theirs in zip(grads[0] + second[:1], grads[1] + second[1:]):
+        assert ours.dtype == theirs.dtype == np.float32
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)

@@ -19,6 +19,7 @@ from .combine import where
 from .devices import same_device
 from .exp_log import xlogy
 from .loss_reduction import check_reduction, legacy_reduction, reduce_loss
+from .plain_backward import plain_backward
 from .promotion import scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -53,6 +54,9 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if grad.ndim == 0 and grad._data.dtype == ctx.coef.dtype and plain_backward(grad):
+            return (grad._new((grad._data * ctx.coef).reshape(ctx.shape)),  # the same product,
+                    None, None, None, None)                                  # on the arrays
         coef = grad._new(ctx.coef)
         if ctx.reduction == "none" and grad.ndim >= 1:  # one loss per sample: along dim 1
             grad = grad.unsqueeze(1)

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..autograd import forward_ad, grad_mode, profiler
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .devices import same_device
 from .dims import normalize_dim
 from .in_place_form import check_inplace, written_in_place
 from .linalg import _column_major, _mm_grads, _shape_error
+from .plain_backward import plain_backward
 from .promotion import cast_to, not_implemented, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -70,7 +71,7 @@ class Addmm(Function):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad[:3]
         if (ctx.beta == 1 and ctx.alpha == 1 and ctx.bias_shape == grad._data.shape[1:]
-                and _plain_backward(grad, a, b)):
+                and plain_backward(grad, a, b)):
             return _linear_grads(ctx, grad, a, b, need_bias, need_a, need_b)
         grad_bias = None
         if need_bias:
@@ -86,13 +87,6 @@ class Addmm(Function):
             None if t_bias is None else t_bias * ctx.beta,
             None if t_a is None else t_a.matmul(b) * ctx.alpha,
             None if t_b is None else a.matmul(t_b) * ctx.alpha)
-
-
-def _plain_backward(grad, a, b) -> bool:
-    """A backward that records nothing: grad mode off (no ``create_graph``), no tangent, no
-    profile. Its products need not be ops, whose results nothing will differentiate."""
-    return not (grad_mode.state.enabled or profiler.state.enabled
-                or forward_ad.any_dual((grad, a, b)))
 
 
 def _linear_grads(ctx, grad, a, b, need_bias: bool, need_a: bool, need_b: bool) -> tuple:
