@@ -178,9 +178,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.ndim == 1 else 1
     log_p = log_softmax(input, class_dim)
-    if target.shape == input.shape and label_smoothing:  # mix in the uniform distribution
+    probabilities = target._data.shape == input._data.shape  # else class indices
+    if probabilities and label_smoothing:  # mix in the uniform distribution
         target = target * (1 - label_smoothing) + label_smoothing / input.shape[class_dim]
-    if target.shape == input.shape:  # class probabilities
+    if probabilities:
         if target._data.dtype.kind != "f":
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {scalar_type(target)}")
