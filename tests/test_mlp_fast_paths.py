@@ -227,3 +227,22 @@ def test_mlp_step_gradients_match_pytorch_and_second_derivatives_still_work(torc
     for ours, theirs in zip(grads[0] + second[:1], grads[1] + second[1:]):
         assert ours.dtype == theirs.dtype == np.float32
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_t_plain_backward_is_the_transposed_array_and_hooks_see_it(torch_oracle):
+    seen = []
+    for lib in (ag, torch_oracle):
+        w = lib.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+        w.register_hook(lambda g: seen.append(g.numpy().copy()))
+        w.t().backward(lib.tensor(np.arange(6.0).reshape(3, 2)))
+        seen.append(w.grad.numpy())
+    np.testing.assert_array_equal(seen[0], seen[2])
+    np.testing.assert_array_equal(seen[1], seen[3])
+    out = ag.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True).t()
+    grad = ag.tensor(np.arange(6.0).reshape(3, 2))
+    with ag.no_grad():
+        plain = out.grad_fn(grad)
+    recorded = out.grad_fn(grad.detach().requires_grad_())
+    assert recorded.grad_fn is not None and plain.grad_fn is None
+    assert plain._data.strides == recorded._data.strides
+    np.testing.assert_array_equal(plain.numpy(), recorded.detach().numpy())
