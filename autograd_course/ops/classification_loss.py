@@ -43,7 +43,7 @@ class NllLoss(Function):
         t = target._data.reshape(data.shape[:1] + data.shape[2:])   # (N, *positions)
         keep = t != ignore_index
         if (weight is None and data.ndim == 2 and data.dtype in (np.float32, np.float64)
-                and t.size < 2**24 and keep.all()):
+                and 0 < t.size < 2**24 and keep.all()):
             loss, coef = _unweighted(xp, data, t, reduction)
         else:
             loss, coef = _weighted(xp, data, t, keep, weight, reduction)
