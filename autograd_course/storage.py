@@ -22,10 +22,38 @@ TYPED_DEPRECATED = (
 
 
 def root(array):
-    """The array that owns ``array``'s memory (``array`` itself if it owns it)."""
-    while isinstance(array.base, type(array)):
-        array = array.base
-    return array
+    """The array that owns ``array``'s memory (``array`` itself if it owns it). NumPy's
+    ``as_strided`` puts a small holder object between its result and the array it reads
+    (the holder's ``base``), which this looks through."""
+    while True:
+        base = array.base
+        if not isinstance(base, type(array)):
+            base = getattr(base, "base", None)
+        if not isinstance(base, type(array)):
+            return array
+        array = base
+
+
+def offset(array) -> int:
+    """How many elements of ``array``'s dtype lie in its storage before its first element
+    (``tensor.storage_offset()``)."""
+    return (_backend.data_ptr(array) - _backend.data_ptr(root(array))) // array.itemsize
+
+
+def numel(array) -> int:
+    """The storage's length in elements of ``array``'s dtype (``len(tensor.storage())``)."""
+    return root(array).nbytes // array.itemsize
+
+
+def flat(array, xp):
+    """The whole storage under ``array`` as a 1-D array of ``array``'s dtype (a view of it, so
+    that a window chosen in it by position shares memory with ``array``); ``xp``: NumPy or
+    CuPy, the array's module."""
+    owner = root(array)
+    if owner.dtype != array.dtype:
+        owner = owner.reshape(-1).view(array.dtype)
+    return xp.lib.stride_tricks.as_strided(owner, shape=(numel(array),),
+                                           strides=(array.itemsize,))
 
 
 class UntypedStorage:

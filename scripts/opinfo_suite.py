@@ -20,10 +20,10 @@ Values are compared within ``torch.testing.assert_close``'s default tolerance of
 
 The rules for SKIP (``OutOfScope`` messages): complex dtypes and numbers, dtypes the package
 lacks (float16, bfloat16, ...), sparse layouts, generators, memory formats the package lacks,
-``out=``, the channels-last memory formats, ``as_strided`` of a view (it addresses the
-storage behind the view, which a NumPy copy does not keep). Ops that draw random numbers or
-return uninitialised memory (``RANDOM``, ``dropout_p`` > 0) are compared on shapes and dtypes
-only.
+``out=``, the channels-last memory formats. (``as_strided`` of a view reads the storage
+behind the view: its input is given the whole storage, copied, viewed alike.) Ops that draw
+random numbers or return uninitialised memory (``RANDOM``, ``dropout_p`` > 0) are compared on
+shapes and dtypes only.
 
 How the op is found: a Python function of PyTorch's test code (the OpInfo's ``op`` lambda,
 its ``output_process_fn_grad``) is run as it is with its global ``torch`` bound to the
@@ -49,6 +49,7 @@ import numpy as np
 import torch
 from opinfo_compare import (
     OutOfScope,
+    _dtype,
     compare,
     cotangent,
     flatten,
@@ -137,14 +138,26 @@ def _random(op, sample) -> bool:
     return bool(RANDOM.match(op.name)) or bool(sample.kwargs.get("dropout_p"))
 
 
+def _with_its_storage(tensor, pairs: list):
+    """The package's copy of a torch view with the whole storage behind it (as_strided reads
+    that storage, not just the view's elements): the storage copied, then viewed alike."""
+    numel = tensor.untyped_storage().nbytes() // tensor.element_size()
+    whole = tensor.detach().as_strided((numel,), (1,), 0).numpy().copy()
+    storage = ag.tensor(whole, dtype=_dtype(tensor.dtype), requires_grad=tensor.requires_grad)
+    ours = storage.as_strided(tuple(tensor.shape), tensor.stride(), tensor.storage_offset())
+    if tensor.requires_grad:
+        pairs.append((tensor, ours))
+    return ours
+
+
 def _convert(op, sample):
     if "out" in sample.kwargs:
         raise OutOfScope("out=")
+    memo, pairs = {}, []
     if op.name.startswith("as_strided") and isinstance(sample.input, torch.Tensor) and (
             sample.input.storage_offset() or not sample.input.is_contiguous()
             or sample.input.untyped_storage().nbytes() != sample.input.nbytes):
-        raise OutOfScope("as_strided of a view reads storage a NumPy copy does not keep")
-    memo, pairs = {}, []
+        memo[id(sample.input)] = _with_its_storage(sample.input, pairs)
     converted = to_package((sample.input, sample.args, sample.kwargs), memo, pairs)
     return types.SimpleNamespace(input=converted[0], args=converted[1], kwargs=converted[2]), pairs
 

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from .. import _messages
 from ..tensor_base import TensorBase
-from . import forward_custom, grad_mode, views
+from . import forward_custom, forward_layout, grad_mode, views
 from .forward_rules import (  # noqa: F401  (the ops name their rule as forward_ad.linear...)
     _floating,
     _out_of_place,
@@ -149,7 +149,8 @@ def _check_level(level, what: str) -> None:
 
 
 def make_dual(tensor, tangent, *, level=None):
-    """A view of ``tensor`` that carries ``tangent`` (same shape) in the open level."""
+    """A view of ``tensor`` that carries ``tangent`` (same shape) in the open level: the
+    tangent itself, or a copy laid out as ``tensor`` if it is not (forward_layout.py)."""
     _check_level(level, "make")
     if not tensor.is_floating_point():
         raise ValueError(f"Expected primal to be floating point or complex, but got: "
@@ -170,7 +171,7 @@ def make_dual(tensor, tangent, *, level=None):
             f"while the given forward gradient is of size {list(tangent.shape)}.")
     dual = tensor.view(tensor.shape)
     if not grad_mode.state.inference:  # (in inference mode: a plain alias, no tangent)
-        set_tangent(dual, tangent)
+        set_tangent(dual, forward_layout.laid_out_like(tangent, dual))
     return dual
 
 
@@ -259,7 +260,8 @@ def _window(view, create: bool = True):
         return None
     state.busy, busy = True, state.busy
     try:
-        window = base_tangent.as_strided(*views.geometry(view, base))
+        shape, strides, offset = views.geometry(view, base)  # (offset: from base's start)
+        window = base_tangent.as_strided(shape, strides, offset + base_tangent.storage_offset())
     finally:
         state.busy = busy
     set_tangent(view, window)

@@ -29,12 +29,22 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         size = _batch_size(leaves, dims, name)
         results = []
         for b in range(size):
-            sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
+            sample = [x if d is None else _example(x, d, b) for x, d in zip(leaves, dims)]
             with transform_depth.deeper("vmaps"):
                 results.append(func(*_trees.unflatten(sample, spec), **kwargs))
         return _stack(results, out_dims, name)
 
     return wrapper
+
+
+def _example(x, d: int, b: int):
+    """Example ``b`` of ``x`` along ``d`` (a view). PyTorch's vmap shows each example as a
+    tensor whose storage offsets count from the example's start, and whose
+    ``storage_offset()`` is the batch's: the example keeps how far it lies past that
+    (``_vmap_shift``, which ``storage_offset`` and ``as_strided`` read)."""
+    sample = x.select(d, b)
+    sample._vmap_shift = sample.storage_offset() - x.storage_offset()
+    return sample
 
 
 def _per_leaf_dims(args, in_dims, name) -> list:

@@ -13,7 +13,9 @@ where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``disti
 ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
 numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
-``loss_reduction``. The functions below are what ``ag.exp(x)`` and ``x.exp()`` call.
+``loss_reduction``. ``aten`` holds ATen's low-level operators by name, for code that calls
+``torch.ops.aten.NAME`` (``ag.ops.aten.NAME``). The functions below are what ``ag.exp(x)``
+and ``x.exp()`` call.
 
 This file is the one list of them: ``__all__`` (every function imported here except
 ``NOT_TOP_LEVEL``) is what ``import autograd_course as ag`` re-exports.
@@ -22,6 +24,7 @@ This file is the one list of them: ``__all__`` (every function imported here exc
 import warnings as _warnings
 from types import ModuleType as _ModuleType
 
+from . import aten  # torch.ops.aten: ATen's operators by name (not re-exported)
 from .activations import elu, gelu, leaky_relu, log_softmax, relu, sigmoid, silu, softmax, tanh
 from .arithmetic import (
     add,

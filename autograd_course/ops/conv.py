@@ -97,6 +97,19 @@ class FirstOrderOnly(Function):
         )
 
 
+def im2col(x, w_shape, stride, pads, dilation, groups) -> tuple:
+    """``cols[g, (c, i, j), (n, y, x)]``: one kernel-sized patch of the padded input per
+    column, one matrix per group; with the padded and the output (height, width)."""
+    n, c, h, w = x.shape
+    c_g, kh, kw = w_shape[1:]
+    data = pad_array(x._xp, x._data, pads)
+    out_hw = (out_size(h, kh, stride[0], pads[0] + pads[1], dilation[0]),
+              out_size(w, kw, stride[1], pads[2] + pads[3], dilation[1]))
+    win = windows(x._xp, data, (kh, kw), stride, dilation, out_hw)
+    cols = win.transpose(1, 2, 3, 0, 4, 5).reshape(groups, c_g * kh * kw, -1)
+    return cols, data.shape[2:], out_hw
+
+
 class Convolution(Function):
     """out[n, o] = Σ_c W[o, c] ⋆ x[n, c] + b[o], computed as one matrix multiply (im2col)."""
 
@@ -106,14 +119,9 @@ class Convolution(Function):
     @staticmethod
     def forward(ctx, x, weight, bias, stride, pads, dilation, groups):
         xp = x._xp
-        n, c, h, w = x.shape
+        n = x.shape[0]
         o, c_g, kh, kw = weight.shape
-        data = pad_array(xp, x._data, pads)
-        out_hw = (out_size(h, kh, stride[0], pads[0] + pads[1], dilation[0]),
-                  out_size(w, kw, stride[1], pads[2] + pads[3], dilation[1]))
-        win = windows(xp, data, (kh, kw), stride, dilation, out_hw)
-        # cols[g, (c, i, j), (n, y, x)]: one patch per column, one matrix per group
-        cols = win.transpose(1, 2, 3, 0, 4, 5).reshape(groups, c_g * kh * kw, -1)
+        cols, padded_hw, out_hw = im2col(x, weight.shape, stride, pads, dilation, groups)
         w_mat = weight._data.reshape(groups, o // groups, c_g * kh * kw)
         out = xp.matmul(w_mat, cols)  # (groups, O/groups, N·Ho·Wo): the one matrix multiply
         out = xp.ascontiguousarray(out.reshape(o, n, *out_hw).transpose(1, 0, 2, 3))
@@ -121,7 +129,7 @@ class Convolution(Function):
             out += bias._data.reshape(1, o, 1, 1)
         need_x, need_w = ctx.needs_input_grad[:2]
         ctx.save_for_backward(x._new(cols) if need_w else None, weight if need_x else None)
-        ctx.geometry = (x.shape, weight.shape, data.shape[2:], stride, pads, dilation, groups)
+        ctx.geometry = (x.shape, weight.shape, padded_hw, stride, pads, dilation, groups)
         return x._new(out)
 
     @staticmethod

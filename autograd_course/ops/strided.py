@@ -1,21 +1,24 @@
-"""``as_strided``: a view that reads the tensor's memory with sizes and strides of your own.
+"""``as_strided``: a view that reads the tensor's storage with sizes and strides of your own.
 
-``x.as_strided(size, stride, storage_offset)`` looks at the elements of ``x`` as laid out in
-memory (row-major when ``x`` is contiguous): element ``i`` of the result (a multi-index) is
-memory position ``storage_offset + sum(i[k] * stride[k])``. Positions can repeat, so in
-backward each incoming gradient element is *added* to the position it came from
-(``AsStridedBackward0``).
+``x.as_strided(size, stride, storage_offset)`` looks at the memory under ``x`` (its storage,
+shared with every view of it, see storage.py): element ``i`` of the result (a multi-index) is
+storage position ``storage_offset + sum(i[k] * stride[k])``. As in PyTorch the offset counts
+from the start of the storage, not from ``x``'s first element (the same unless ``x`` is a view
+with an offset, ``x[1:]``), and it defaults to ``x.storage_offset()``. Inside ``vmap`` an
+example's offsets count from the example's start, as with PyTorch's batched ``as_strided``
+(func/vmap.py marks each example with its ``_vmap_shift``).
 
-Memory here is the tensor's own: the offset counts from its first element (PyTorch counts
-from the start of the storage, which is the same unless ``x`` is itself a view with an
-offset). A non-contiguous tensor is first copied to row-major order, so its result is not a
-view of it.
+Backward works in storage positions too (``AsStridedBackward0``): each incoming gradient
+element is *added* to the position it was read from (positions can repeat), and each element
+of ``x`` takes what landed on its own position, shared out evenly among the elements of ``x``
+that lie on the same one (an expanded ``x``), as in PyTorch.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import storage
 from ..autograd import forward_ad
 from ..autograd.function import Function
 from .dims import normalize_dim
@@ -34,8 +37,8 @@ def _check_bounds(size, stride, offset, numel, itemsize) -> None:
 
 
 class AsStrided(Function):
-    """out[i] = memory[offset + i · stride];  d input: each grad element added back to the
-    memory position it was read from."""
+    """out[i] = storage[offset + i · stride];  d x: the gradient added back, position by
+    position, into a storage of zeros, and each element of x reading its own position."""
 
     node_name = "AsStridedBackward0"
     jvp = forward_ad.linear
@@ -43,24 +46,28 @@ class AsStrided(Function):
     @staticmethod
     def forward(ctx, x, size, stride, storage_offset):
         size, stride = tuple(int(n) for n in size), tuple(int(s) for s in stride)
-        offset = 0 if storage_offset is None else int(storage_offset)
-        data = x._data if x._data.flags.c_contiguous else x._xp.ascontiguousarray(x._data)
-        _check_bounds(size, stride, offset, data.size, data.itemsize)
-        ctx.geometry = (x.shape, size, stride, offset)
+        offset = x.storage_offset() if storage_offset is None else int(storage_offset)
+        offset += getattr(x, "_vmap_shift", 0)  # (a vmap example: from the example's start)
+        memory = storage.flat(x._data, x._xp)
+        _check_bounds(size, stride, offset, memory.size, memory.itemsize)
+        ctx.geometry = (x.shape, x.stride(), storage.offset(x._data), memory.size, size,
+                        stride, offset)
         ctx._saved_storage_offset = storage_offset
-        memory = data.reshape(-1)
         out = x._xp.lib.stride_tricks.as_strided(
-            memory[offset:], shape=size, strides=tuple(s * data.itemsize for s in stride))
-        return view_of(x, out) if data is x._data else x._new(out.copy())
+            memory[offset:], shape=size, strides=tuple(s * memory.itemsize for s in stride))
+        return view_of(x, out)
 
     @staticmethod
     def backward(ctx, grad):
-        shape, size, stride, offset = ctx.geometry
-        n = int(np.prod(shape, dtype=np.int64))
+        shape, x_stride, x_offset, numel, size, stride, offset = ctx.geometry
         read = grad._new(grad._xp.asarray(_read_positions(size, stride, offset)))
-        memory = grad.new_zeros(n)
-        return memory.index_put((read,), grad.reshape(-1), accumulate=True).reshape(
-            shape), None, None, None
+        memory = grad.new_zeros(numel).index_put((read,), grad.reshape(-1), accumulate=True)
+        own = _read_positions(shape, x_stride, x_offset)
+        grad_x = memory[grad._new(grad._xp.asarray(own))].reshape(shape)
+        sharing = np.bincount(own, minlength=numel)[own] if own.size else own
+        if (sharing > 1).any():  # several elements of x on one position share what it got
+            grad_x = grad_x / grad._new(grad._xp.asarray(sharing.reshape(shape))).to(grad.dtype)
+        return grad_x, None, None, None
 
 
 def _read_positions(size, stride, offset) -> np.ndarray:

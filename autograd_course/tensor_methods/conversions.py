@@ -132,6 +132,11 @@ class TensorConversions:
         """The memory this tensor and its views share, in bytes (storage.py)."""
         return storage.UntypedStorage(self._data)
 
+    def storage_offset(self) -> int:
+        """Where in its storage this tensor's first element lies, in elements (``x[1:]``: 1).
+        A ``vmap`` example reads its batch's (func/vmap.py)."""
+        return storage.offset(self._data) - getattr(self, "_vmap_shift", 0)
+
     def storage(self) -> storage.TypedStorage:
         """The same memory counted in elements of this dtype (deprecated in PyTorch)."""
         return storage.TypedStorage(self._data, self.dtype)
