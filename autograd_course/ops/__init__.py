@@ -12,8 +12,9 @@ where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``disti
 (relu, sigmoid, gelu, softmax...), ``classification_loss``, ``binary_loss``,
 ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
-numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
-``loss_reduction``. ``aten`` holds ATen's low-level operators by name, for code that calls
+numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection``,
+``loss_reduction`` and ``plain_backward`` (when a backward formula may work on the arrays).
+``aten`` holds ATen's low-level operators by name, for code that calls
 ``torch.ops.aten.NAME`` (``ag.ops.aten.NAME``). The functions below are what ``ag.exp(x)``
 and ``x.exp()`` call.
 
