@@ -40,6 +40,7 @@ class TensorBase:
     _accumulate_grad = None  # a leaf's AccumulateGrad node, held weakly (autograd/graph.py)
     _grad_dtype = "own"      # a leaf's grad_dtype: "own" (its dtype), None (any) or a NumPy dtype
     _inference = False       # made under inference_mode (or a view of such a tensor)
+    _fw_grad = None          # forward mode: (level, tangent) once set (autograd/forward_ad.py)
     name = None
     __array_priority__ = 1000  # numpy_scalar * tensor -> our __rmul__, not NumPy's
 

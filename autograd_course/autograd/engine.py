@@ -88,7 +88,7 @@ def _count_dependencies(root: Node) -> dict:
     dependencies = {}
     stack = [root]
     while stack:  # an explicit stack instead of recursion: 100,000-node chains are fine
-        for node in stack.pop()._next_nodes:
+        for node in stack.pop().next_nodes():
             if node in dependencies:
                 dependencies[node] += 1
             elif node is not None:  # (None: an input without gradient)
@@ -101,7 +101,7 @@ def _leading_to(targets: set, nodes) -> set:
     """The nodes with a path down to one of ``targets`` (they must run to reach them)."""
     parents = {}  # node -> the nodes whose next_functions point at it
     for node in nodes:
-        for child in node._next_nodes:
+        for child in node.next_nodes():
             if child is not None:
                 parents.setdefault(child, []).append(node)
     found, stack = set(), [t for t in targets if t in parents]
@@ -152,7 +152,7 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
                 if to_run is not None and node not in to_run:
                     continue
                 if grads is None:
-                    grad_inputs = [None] * len(node._next_nodes)  # none flows on from it
+                    grad_inputs = [None] * len(node._next_nrs)  # none flows on from it
                 else:
                     if hooked:
                         grads = hooks.call_pre_hooks(node, grads)  # the node's own hooks
@@ -171,14 +171,13 @@ def _run(outputs, grads, retain_graph, create_graph, targets, run_targets) -> di
                         anomaly.check_nan(node, grad_inputs)
                 if not retain_graph:
                     node.release_saved_tensors()
-                children, nrs = node._next_nodes, node._next_nrs  # its next_functions
-                for i, g in enumerate(grad_inputs):  # down each edge
-                    child = children[i]
+                # down each edge of its next_functions
+                for g, child, nr in zip(grad_inputs, node.next_nodes(), node._next_nrs):
                     if child is None:
                         continue
                     dependencies[child] -= 1
                     if wanted is None or child in wanted:
-                        _add_to_buffer(buffers, child, nrs[i], g)
+                        _add_to_buffer(buffers, child, nr, g)
                         if dependencies[child] == 0:
                             ready.push(child)
             task.run_callbacks()  # what queue_callback asked for, now that every node ran

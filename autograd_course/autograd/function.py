@@ -71,26 +71,23 @@ class BackwardNode(Node, SavedFields, LegacyCtx, forward_ad.ForwardCtx):
         versions = [None if getattr(t, "_inference", True) else t._version
                     for t in self.to_save] if self.dirty else None
         input_info = self.input_info = link_inputs(self, args)  # edges; (shape, dtype)s
-        single = not isinstance(outputs, tuple)
-        outputs, output_info = list((outputs,) if single else outputs), []
-        for nr, out in enumerate(outputs):
-            info = None
-            if isinstance(out, TensorBase):
-                outputs[nr] = out = self._link_output(args, out, nr, len(outputs))
-                info = (out._data.shape, out._data.dtype)
-                for known in input_info:  # an input's equal (shape, dtype), when there is one
-                    if known == info:
-                        info = known
-                        break
-            output_info.append(info)
-        self.output_info, self.dirty = tuple(output_info), ()  # (as PyTorch, not kept: a cycle)
+        if isinstance(outputs, tuple):
+            outputs = tuple([self._link_output(args, out, nr, len(outputs))
+                             for nr, out in enumerate(outputs)])
+            self.output_info = tuple([_info(out, input_info) for out in outputs])
+        else:
+            outputs = self._link_output(args, outputs, 0, 1)
+            self.output_info = (_info(outputs, input_info),)
+        self.dirty = ()  # (as PyTorch, not kept: a cycle)
         if self.to_save:  # let go of to_save first: a pack hook may raise (checkpoint's stop)
             to_save, self.to_save = self.to_save, ()
             keep_all(self, to_save, versions)  # each saved tensor, and its version now
-        return outputs[0] if single else tuple(outputs)
+        return outputs
 
     def _link_output(self, args: tuple, out, output_nr: int, n_outputs: int):
-        """Make one output of a recorded call point at this node (if it is differentiable)."""
+        """Make one output of a recorded call point at this node (a differentiable tensor)."""
+        if not isinstance(out, TensorBase):
+            return out
         skip = self.non_differentiable
         differentiable = out._data.dtype.kind in "fc" and not (skip and views.is_in(out, skip))
         if self.dirty or not self._builtin:  # (a built-in op never returns an input as is)
@@ -122,6 +119,17 @@ class BackwardNode(Node, SavedFields, LegacyCtx, forward_ad.ForwardCtx):
     def __repr__(self) -> str:
         where = "" if self._builtin else "torch.autograd.function."  # a learner's Function
         return f"<{where}{self.name()} object at {hex(id(self))}>"
+
+
+def _info(out, input_info: tuple):
+    """An output's ``(shape, dtype)`` (None: not a tensor), an input's equal one if it has one."""
+    if not isinstance(out, TensorBase):
+        return None
+    info = (out._data.shape, out._data.dtype)
+    for known in input_info:
+        if known == info:
+            return known
+    return info
 
 
 class Function(backward_result.VjpIsBackward, LegacyFunction):

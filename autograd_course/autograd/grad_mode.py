@@ -44,8 +44,12 @@ def autograd_sees(operands) -> bool:
     """Whether PyTorch's autograd layer sees a built-in op on these operands (only there are
     ops recorded and in-place writes into leaves refused): never inside inference mode, even
     under ``enable_grad``, and not when every tensor operand is an inference tensor."""
-    return not state.inference and any(
-        isinstance(t, TensorBase) and not t._inference for t in operands)
+    if state.inference:
+        return False
+    for t in operands:
+        if isinstance(t, TensorBase) and not t._inference:
+            return True
+    return False
 
 
 class set_grad_enabled:  # PyTorch's name

@@ -64,9 +64,12 @@ class Node:
     @property
     def _next_nodes(self) -> tuple:
         """Per tensor input, the node that made it (None: no gradient), built when read."""
-        if len(self._next_nrs) > 2:
-            return (self._next_first, self._next_second, *self._next_rest)
-        return (self._next_first, self._next_second)[:len(self._next_nrs)]
+        return self.next_nodes()[:len(self._next_nrs)]
+
+    def next_nodes(self) -> tuple:
+        """The nodes of the edges, in order, as the engine walks them: at least two entries,
+        a node with fewer edges ends in ``None`` (no gradient flows there)."""
+        return (self._next_first, self._next_second, *self._next_rest)
 
     def set_next_edges(self, edges) -> None:
         """Keep ``edges``, ``(node, input_nr)`` pairs, in the fields above."""
@@ -248,8 +251,10 @@ def link_inputs(node: Node, args: tuple) -> tuple:
 
 
 def keep_edges(node: Node, nodes: list, nrs: list) -> None:
-    """Give ``node`` its edges: the nodes its inputs came from, and which of their outputs."""
+    """Give ``node`` its edges: the nodes its inputs came from, and which of their outputs.
+    (Every field is set on every node: see ``saved_tensor._as_array`` on why.)"""
+    n = len(nodes)
     node._next_nrs = tuple(nrs)
-    node._next_first = nodes[0] if nodes else None
-    node._next_second = nodes[1] if len(nodes) > 1 else None
-    node._next_rest = tuple(nodes[2:])
+    node._next_first = nodes[0] if n else None
+    node._next_second = nodes[1] if n > 1 else None
+    node._next_rest = tuple(nodes[2:]) if n > 2 else ()

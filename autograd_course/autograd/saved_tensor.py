@@ -63,16 +63,16 @@ class SavedFields:
 def keep_all(node, to_save: tuple, versions) -> None:
     """Fill the node's fields with the tensors ``forward`` saved; ``versions``: for a call
     that wrote into a saved input, its version from before the write (else None)."""
-    for t in to_save:  # (every node that saves a tensor sets these two: see _as_array)
-        if isinstance(t, TensorBase):
-            node.saved_type, node.saved_device = type(t), t._device
-            break
     entries = []  # per saved tensor: (what is kept, its version, its kind)
     for i, t in enumerate(to_save):
-        if t is not None and not isinstance(t, TensorBase):
+        if t is None:
+            entries.append((None, None, None))
+            continue
+        if not isinstance(t, TensorBase):
             raise TypeError(_messages.not_a_variable(i, t))
-        entries.append((None, None, None) if t is None else
-                       _keep(node, t, versions and versions[i]))
+        if node.saved_type is None:  # the first tensor's class and device (see _as_array)
+            node.saved_type, node.saved_device = type(t), t._device
+        entries.append(_keep(node, t, versions and versions[i]))
     node.saved, node.saved_versions, node.saved_kinds = zip(*entries)  # one tuple per field
 
 
@@ -85,11 +85,11 @@ def _keep(node, t, version) -> tuple:
     if active_pairs and not number:  # the innermost pair packs it now, as in PyTorch
         return SavedTensor(t, is_output, version), None, "record"
     if number and _as_array(node, t):
-        return t._data, None, "number"
+        return t._data, 0, "number"  # (the op made it just now: version 0)
     if not is_output:  # an input: the tensor itself (a leaf, or made by another node)
         kind = "leaf" if t.grad_fn is None else "input"
         return t, t._version if version is None else version, kind
-    if t._output_nr == 0 and "_fw_grad" not in t.__dict__ and _as_array(node, t):
+    if t._output_nr == 0 and t._fw_grad is None and _as_array(node, t):
         node.result_counter = t._shared_version_counter()  # its array and version counter
         return t._data, t._version, "result"
     return SavedTensor(t, True, version), None, "record"  # another output, or with a tangent
@@ -100,7 +100,8 @@ def _as_array(node, t) -> bool:
     and device (those of the first tensor it saved; set on every node that saves one, as
     Python 3.11 keeps a class's instance attributes without a dict only if its first
     instances set them all)."""
-    return type(t) is node.saved_type and t._device == node.saved_device
+    device = node.saved_device  # (the same device object, or an equal one)
+    return type(t) is node.saved_type and (t._device is device or t._device == device)
 
 
 def unpack_all(node) -> tuple:
@@ -121,14 +122,17 @@ def unpack_all(node) -> tuple:
 
 def unpack(node, i: int):
     """Saved tensor ``i`` of ``node``, or PyTorch's error if it was changed in place since."""
-    kept, version, kind = node.saved[i], node.saved_versions[i], node.saved_kinds[i]
-    if kind is None or kind == "record":
-        return kept if kept is None else kept.unpack(node)
+    kept, kind = node.saved[i], node.saved_kinds[i]
+    if kind is None:  # a saved None
+        return None
+    if kind == "record":
+        return kept.unpack(node)
     if kind == "number":  # made a tensor now, and kept as one (the same object each read)
         number = node.saved_type._wrap(kept, node.saved_device)
         number._wrapped_number = True
-        _replace(node, i, number, 0, "leaf")
+        _replace(node, i, number, "leaf")  # (its version: the one it was saved with)
         return number
+    version = node.saved_versions[i]
     if kind == "result":
         current = node.result_counter.value
         if current != version:
@@ -157,7 +161,7 @@ def raw(node, i: int):
         record = SavedTensor.of_fields(unpack(node, i), True, version, was_leaf=False)
     else:
         record = SavedTensor.of_fields(kept, False, version, was_leaf=kind == "leaf")
-    _replace(node, i, record, None, "record")
+    _replace(node, i, record, "record")
     return record
 
 
@@ -170,10 +174,10 @@ def raw_all(node) -> tuple:
                   for i, kind in enumerate(node.saved_kinds if node.saved else ())])
 
 
-def _replace(node, i: int, kept, version, kind: str) -> None:
-    """Put a new entry in the place of saved tensor ``i``."""
+def _replace(node, i: int, kept, kind: str) -> None:
+    """Put a new entry in the place of saved tensor ``i`` (its version stays; a record
+    checks its own)."""
     node.saved = node.saved[:i] + (kept,) + node.saved[i + 1:]
-    node.saved_versions = node.saved_versions[:i] + (version,) + node.saved_versions[i + 1:]
     node.saved_kinds = node.saved_kinds[:i] + (kind,) + node.saved_kinds[i + 1:]
 
 
@@ -221,7 +225,7 @@ class SavedTensor:
     def _note(self, tensor, is_output: bool, version: int, was_leaf: bool) -> None:
         self.version, self.is_output, self.was_leaf = version, is_output, was_leaf
         self.unpack_hook = None
-        self.fw_grad = tensor.__dict__.get("_fw_grad")  # an output's tangent (forward_ad.py)
+        self.fw_grad = tensor._fw_grad  # an output's tangent (forward_ad.py)
 
     def _hold(self, tensor) -> None:
         """Keep an input as it is; an output as its array and version counter (no cycle)."""

@@ -25,7 +25,7 @@ import weakref
 
 from .. import _backend, _messages
 from ..tensor_base import TensorBase
-from . import grad_mode
+from . import grad_mode, hooks
 from .node import Node, gradient_edge, next_sequence_nr
 
 # How a view was made, when PyTorch refuses to write into it for that (its "creation meta";
@@ -45,20 +45,23 @@ def register_view(view, x, multiple_outputs: bool = False) -> None:
     """Make ``view``, a new tensor on ``x``'s memory, a view of ``x``: its base is the tensor
     that owns the memory, it shares x's version counter, and it remembers how it was made.
     As PyTorch: a view of an inference tensor is an inference tensor, and no view to autograd
-    (no base); a view of a normal tensor is normal, even when taken in inference mode."""
+    (no base); a view of a normal tensor is normal, even when taken in inference mode. The base
+    lists its views for ``views_to_refresh``, all but those a backward formula takes with grad
+    mode off (no recorded write can give them a history)."""
     if x._inference or grad_mode.state.inference:
         view._inference = x._inference
         if x._inference:
             return
     view._version_counter = x._shared_version_counter()
     view._base = owner = x if x._base is None else x._base
-    kept = x.__dict__.get("_fw_grad")  # a view of unpack_dual's primal: no tangent either,
+    kept = x._fw_grad  # a view of unpack_dual's primal: no tangent either,
     if kept is not None and kept[0] == -1:  # not even its base's (forward_ad.NOT_DERIVED)
         view._fw_grad = kept
-    if owner._views is None:
-        owner._views = weakref.WeakSet()
-    owner._views.add(view)
     state = grad_mode.state  # (``user``: the mode the learner set, also inside a forward)
+    if state.user or hooks.current_graph_task() is None:  # (see views_to_refresh)
+        if owner._views is None:
+            owner._views = weakref.WeakSet()
+        owner._views.add(view)
     new = INFERENCE if state.inference else NO_GRAD if not state.user else (
         MULTIPLE_OUTPUTS if multiple_outputs else None)
     old = x._creation_meta  # a view of a view: the first view's reason stays, as in PyTorch
@@ -274,7 +277,10 @@ def rebase_history(tensor, fn: Node, output_nr: int) -> None:
 
 
 def views_to_refresh(base) -> list:
-    """The live views of ``base`` but those taken under no_grad, oldest history first."""
+    """The live views of ``base`` but those taken under no_grad, oldest history first. (A view
+    a backward formula takes with grad mode off is not even listed, see ``register_view``: a
+    recorded write into it is refused, as any no_grad view's; after one into its base it keeps
+    no history, where PyTorch refuses to read its ``grad_fn``.)"""
     views = [v for v in base._views or () if not made_in_no_grad(v)]
     return sorted(views, key=lambda v: -1 if v.grad_fn is None else v.grad_fn.sequence_nr)
 

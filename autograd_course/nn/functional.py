@@ -29,23 +29,18 @@ from ..ops.activations import (
 )
 from ..ops.attention import cosine_similarity, normalize, scaled_dot_product_attention
 from ..ops.batch_norm import batch_norm, instance_norm
-from ..ops.classification_loss import (
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    cross_entropy,
-    kl_div,
-    nll_loss,
-)
+from ..ops.binary_loss import binary_cross_entropy, binary_cross_entropy_with_logits
+from ..ops.classification_loss import cross_entropy, kl_div, nll_loss
 from ..ops.conv import conv2d
 from ..ops.dropout import dropout, dropout2d
 from ..ops.embedding import embedding, pad
 from ..ops.fold import conv1d, conv_transpose2d, fold, unfold
 from ..ops.inplace import unary_
 from ..ops.layer_norm import group_norm, layer_norm
-from ..ops.linalg import addmm
 from ..ops.pool import adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool2d
 from ..ops.regression_loss import huber_loss, l1_loss, mse_loss, smooth_l1_loss
 from ..ops.resize import interpolate
+from ..ops.scaled_products import addmm
 from ..tensor import Tensor
 
 __all__ = [

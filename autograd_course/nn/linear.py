@@ -30,7 +30,7 @@ class Linear(Module):
         init.default_layer_init_(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
-        if input.ndim == 0 or input.shape[-1] != self.in_features:
+        if input._data.shape[-1:] != (self.in_features,):  # (a 0-d input has no last dim)
             rows = input.numel() // input.shape[-1] if input.ndim and input.shape[-1] else 1
             cols = input.shape[-1] if input.ndim else 1
             raise layer_error(

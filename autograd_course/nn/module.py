@@ -65,6 +65,9 @@ class Module(ModuleState):
     def __call__(self, *args: object, **kwargs: object) -> Any:
         """Run the pre-hooks, ``forward``, then the hooks (which may replace the output);
         with backward hooks, inputs and outputs pass through their nodes (backward_hooks.py)."""
+        if not (self._forward_pre_hooks or self._forward_hooks or self.__dict__.get(
+                "_backward_hooks") or self.__dict__.get("_backward_pre_hooks")):
+            return self.forward(*args, **kwargs)  # no hook: the usual call, nothing else to do
         for hook in list(self._forward_pre_hooks):
             result = hook(self, args)
             if result is not None:

@@ -7,13 +7,14 @@ One module per kind of op: ``arithmetic`` (+ - * /, lerp), ``powers`` (**, sqrt)
 ``scan`` (cumsum, prod...), ``stats`` (var, std, norm), ``matrix_norms``
 (the nuclear norm), ``shape`` (views, casts), ``arrange``, ``split``, ``combine`` (cat, stack,
 where), ``indexing`` (``x[key]``), ``gather``, ``masking``, ``sorting``, ``distinct`` (unique),
-``searching`` (searchsorted, bucketize), ``linalg`` (matmul, addmm, addmv), ``products``,
-``scaled_products`` (addbmm, addr), ``inplace``, and for neural
-networks ``activations/`` (relu, sigmoid, gelu, softmax...), ``classification_loss``,
+``searching`` (searchsorted, bucketize), ``linalg`` (matmul, mm, addmv), ``products``,
+``scaled_products`` (addmm, addbmm, addr), ``inplace``, and for neural networks ``activations/``
+(relu, sigmoid, gelu, softmax...), ``classification_loss``, ``binary_loss``,
 ``regression_loss``, ``batch_norm``, ``dropout``, ``conv`` and ``pool``. The rules they share
 have their own modules: ``promotion`` (the dtype an op computes in), ``operands`` (Python
-numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection`` and
-``loss_reduction``. ``aten`` holds ATen's low-level operators by name, for code that calls
+numbers as tensors), ``broadcasting``, ``dims``, ``devices``, ``view_detection``,
+``loss_reduction`` and ``plain_backward`` (when a backward formula may work on the arrays).
+``aten`` holds ATen's low-level operators by name, for code that calls
 ``torch.ops.aten.NAME`` (``ag.ops.aten.NAME``). The functions below are what ``ag.exp(x)``
 and ``x.exp()`` call.
 
@@ -59,8 +60,9 @@ from .arrange import (
     unflatten,
     vstack,
 )
+from .binary_loss import binary_cross_entropy_with_logits
 from .clamping import clamp, clamp_min, clip, nan_to_num
-from .classification_loss import binary_cross_entropy_with_logits, kl_div
+from .classification_loss import kl_div
 from .combine import cat, concat, concatenate, stack
 from .compare import (
     allclose,
@@ -97,7 +99,7 @@ from .histograms import histc, histogram
 from .incomplete_gamma import igamma, igammac
 from .indexing import getitem, select
 from .inplace import add_, clamp_, copy_, div_, fill_, mul_, setitem, sub_, zero_
-from .linalg import addmm, addmv, dot, matmul, mm, mv
+from .linalg import addmv, dot, matmul, mm, mv
 from .masking import argwhere, index_put_, masked_fill, masked_fill_, nonzero, where
 from .operands import is_tensor
 from .powers import pow, sqrt
@@ -106,7 +108,7 @@ from .reduce import all, amax, amin, any, argmax, argmin, max, mean, min, sum, s
 from .regression_loss import huber_loss, smooth_l1_loss
 from .rounding import floor_divide, frac, remainder, round, trunc
 from .sampling import multinomial
-from .scaled_products import addbmm, addr
+from .scaled_products import addbmm, addmm, addr
 from .scan import count_nonzero, cumprod, cumsum, logsumexp, median, prod, std_mean, var_mean
 from .searching import bucketize, searchsorted
 from .shape import (

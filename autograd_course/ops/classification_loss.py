@@ -1,5 +1,5 @@
-"""Losses on classes and probabilities: ``nll_loss``, ``cross_entropy``, binary cross-entropy
-(on probabilities or logits), and ``kl_div`` (on ``xlogy``, with the logarithms in exp_log.py).
+"""Losses on classes and probabilities: ``nll_loss``, ``cross_entropy`` and ``kl_div`` (on
+``xlogy``, with the logarithms in exp_log.py); binary cross-entropy is in binary_loss.py.
 
 Each loss with a backward of its own computes it in the numerically careful form: on logits
 rather than probabilities, with logs clamped, and never dividing by zero.
@@ -15,12 +15,12 @@ import numpy as np
 from ..autograd import forward_ad
 from ..autograd.function import Function
 from .activations.softmax import log_softmax
-from .broadcasting import broadcast_shape
 from .combine import where
 from .devices import same_device
 from .exp_log import xlogy
 from .loss_reduction import check_reduction, legacy_reduction, reduce_loss
-from .promotion import cast_to, not_implemented, result_type, scalar_type
+from .plain_backward import plain_backward
+from .promotion import scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
     from ..tensor import Tensor
@@ -42,28 +42,21 @@ class NllLoss(Function):
         data = x._data if x.ndim >= 2 else x._data[None]           # (N, C, *positions)
         t = target._data.reshape(data.shape[:1] + data.shape[2:])   # (N, *positions)
         keep = t != ignore_index
-        safe_t = xp.where(keep, t, 0)
-        w = xp.ones(data.shape[1], data.dtype) if weight is None else weight._data
-        w_n = xp.where(keep, w[safe_t], 0).astype(data.dtype)       # weight of each sample
-        picked = xp.take_along_axis(data, safe_t[:, None], axis=1)[:, 0]
-        losses = -picked * w_n
-        total = w_n.sum()
-        if reduction == "mean":
-            loss = losses.sum() / total
+        if (weight is None and data.ndim == 2 and data.dtype in (np.float32, np.float64)
+                and 0 < t.size < 2**24 and keep.all()):
+            loss, coef = _unweighted(xp, data, t, reduction)
         else:
-            loss = reduce_loss(losses, reduction)
-            if reduction == "none" and x.ndim == 1:
-                loss = loss.reshape(())
-        # dℓ_n/dx[n, c]: the target's class only. An ignored target gets no gradient at all,
-        # even when the mean is 0/0 = NaN (PyTorch)
-        scale = xp.where(keep, -w_n / (total if reduction == "mean" else 1), 0)
-        classes = xp.arange(data.shape[1]).reshape((1, -1) + (1,) * (data.ndim - 2))
-        coef = xp.where(classes == safe_t[:, None], scale[:, None], 0).astype(data.dtype)
+            loss, coef = _weighted(xp, data, t, keep, weight, reduction)
+        if reduction == "none" and x.ndim == 1:
+            loss = loss.reshape(())
         ctx.coef, ctx.reduction, ctx.shape = coef, reduction, x.shape
         return x._new(xp.asarray(loss, dtype=data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
+        if grad.ndim == 0 and grad._data.dtype == ctx.coef.dtype and plain_backward(grad):
+            return (grad._new((grad._data * ctx.coef).reshape(ctx.shape)),  # the same product,
+                    None, None, None, None)                                  # on the arrays
         coef = grad._new(ctx.coef)
         if ctx.reduction == "none" and grad.ndim >= 1:  # one loss per sample: along dim 1
             grad = grad.unsqueeze(1)
@@ -71,6 +64,40 @@ class NllLoss(Function):
         if out._data.shape != ctx.shape:  # (N, C) input: already its shape, no reshape op
             out = out.reshape(ctx.shape)
         return out, None, None, None, None
+
+
+def _unweighted(xp, data, t, reduction):
+    """The usual case, (N, C) scores, no weight and no ignored target: ℓ_n = -x[n, t_n], the
+    mean divides by N, dx[n, t_n] = -1/N (-1 for 'sum' and 'none'). The same numbers as
+    ``_weighted``'s, whose weights are then all 1 (a float32 count of N < 2²⁴ ones is exact)."""
+    rows = xp.arange(t.shape[0])
+    losses = -data[rows, t]
+    count = data.dtype.type(t.shape[0])
+    loss = losses.sum() / count if reduction == "mean" else reduce_loss(losses, reduction)
+    coef = xp.zeros(data.shape, data.dtype)
+    coef[rows, t] = -1 / count if reduction == "mean" else -1
+    return loss, coef
+
+
+def _weighted(xp, data, t, keep, weight, reduction):
+    """ℓ_n = -w[t_n] · x[n, t_n] (0 where the target is ignored), the mean divided by Σ w[t_n];
+    and dℓ/dx, which is -w[t_n] (over Σ w for the mean) at the target's class only."""
+    safe_t = xp.where(keep, t, 0)
+    w = xp.ones(data.shape[1], data.dtype) if weight is None else weight._data
+    w_n = xp.where(keep, w[safe_t], 0).astype(data.dtype)       # weight of each sample
+    picked = xp.take_along_axis(data, safe_t[:, None], axis=1)[:, 0]
+    losses = -picked * w_n
+    total = w_n.sum()
+    if reduction == "mean":
+        loss = losses.sum() / total
+    else:
+        loss = reduce_loss(losses, reduction)
+    # dℓ_n/dx[n, c]: the target's class only. An ignored target gets no gradient at all,
+    # even when the mean is 0/0 = NaN (PyTorch)
+    scale = xp.where(keep, -w_n / (total if reduction == "mean" else 1), 0)
+    classes = xp.arange(data.shape[1]).reshape((1, -1) + (1,) * (data.ndim - 2))
+    coef = xp.where(classes == safe_t[:, None], scale[:, None], 0).astype(data.dtype)
+    return loss, coef
 
 
 class NllLoss2D(NllLoss):
@@ -120,9 +147,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
             f"({target.shape[0] if target.ndim else 1}).")
     classes = input.shape[1] if input.ndim >= 2 else input.shape[0]
     t = target._data.reshape(-1)
-    bad = (t != ignore_index) & ((t < 0) | (t >= classes))
-    if bad.any():
-        raise IndexError(f"Target {int(t[bad.argmax()])} is out of bounds.")
+    if t.size and (t.min() < 0 or t.max() >= classes):  # out of bounds, unless ignored
+        bad = (t != ignore_index) & ((t < 0) | (t >= classes))
+        if bad.any():
+            raise IndexError(f"Target {int(t[bad.argmax()])} is out of bounds.")
     if weight is not None and weight.shape != (classes,):
         raise RuntimeError(
             f"weight tensor should be defined either for all {classes} classes or no "
@@ -150,9 +178,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.ndim == 1 else 1
     log_p = log_softmax(input, class_dim)
-    if target.shape == input.shape and label_smoothing:  # mix in the uniform distribution
+    probabilities = target._data.shape == input._data.shape  # else class indices
+    if probabilities and label_smoothing:  # mix in the uniform distribution
         target = target * (1 - label_smoothing) + label_smoothing / input.shape[class_dim]
-    if target.shape == input.shape:  # class probabilities
+    if probabilities:
         if target._data.dtype.kind != "f":
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {scalar_type(target)}")
@@ -195,177 +224,6 @@ def _smoothing_term(log_p, target, weight, ignore_index, reduction):
         return smooth.sum()
     kept = target[~ignored]
     return smooth.sum() / (weight[kept].sum() if weight is not None else (~ignored).sum())
-
-
-# --- binary cross-entropy ----------------------------------------------------------------------
-class BinaryCrossEntropyWithLogits(Function):
-    """ℓ = mean(-w [y log σ(z) + (1-y) log(1-σ(z))]) computed from the logits z directly.
-
-    Written as ``max(z, 0) - z·y + log(1 + e^-|z|)``, which never overflows, even for
-    logits of ±1000. Its derivative is neat: dℓ/dz = w (σ(z) - y) / n.
-    """
-
-    node_name = "BinaryCrossEntropyWithLogitsBackward0"
-    jvp = forward_ad.loss
-    saved_names = ("self", "target", "weight", "pos_weight")
-
-    @staticmethod
-    def forward(ctx, z, y, weight, pos_weight, reduction, out_dtype=None):
-        xp, zd, yd = z._xp, z._data, y._data
-        log_weight = 1.0 if pos_weight is None else (pos_weight._data - 1.0) * yd + 1.0
-        # PyTorch's order of operations: (1 - y)·z - log σ(z), with log σ(z) = min(z, 0) -
-        # log1p(e^-|z|); exp and log1p in float64, rounded (closest to PyTorch's float32)
-        e = xp.exp(-xp.abs(zd).astype(xp.float64)).astype(zd.dtype)
-        log_sigmoid = xp.minimum(zd, 0.0) - xp.log1p(e.astype(xp.float64)).astype(zd.dtype)
-        loss = (1.0 - yd) * zd - log_weight * log_sigmoid
-        if weight is not None:
-            loss = loss * weight._data
-        ctx.save_for_backward(z, y, weight, pos_weight)
-        ctx.reduction = reduction
-        return z._new(xp.asarray(reduce_loss(loss, reduction), dtype=out_dtype or zd.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        z, y, weight, pos_weight = ctx.saved_tensors
-        s = z.sigmoid()
-        if pos_weight is None:
-            dz = s - y
-        else:
-            dz = (pos_weight * y + 1.0 - y) * s - pos_weight * y
-        if weight is not None:
-            dz = dz * weight
-        dz = dz * grad  # then divide, in PyTorch's order (the last bits of float32 agree)
-        if ctx.reduction == "mean":
-            dz = dz / z.numel()
-        grad_y = None
-        if ctx.needs_input_grad[1]:
-            # dℓ/dy = log(1 - σ(z)) - p·log σ(z) = -softplus(z) + p·softplus(-z)  (= -z if p = 1)
-            if pos_weight is None:
-                grad_y = -z * grad
-            else:
-                grad_y = (pos_weight * _softplus(-z) - _softplus(z)) * grad
-            if weight is not None:
-                grad_y = grad_y * weight
-            if ctx.reduction == "mean":
-                grad_y = grad_y / z.numel()
-        return dz, grad_y, None, None, None, None
-
-
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                                     size_average: bool | None = None, reduce: bool | None = None,
-                                     reduction: str = "mean",
-                                     pos_weight: Tensor | None = None) -> Tensor:
-    """BCE on logits (note 002's loss): sigmoid and log fused for numerical stability.
-
-    As in PyTorch the loss has the target's dtype (it is computed into ``1 - target``), so a
-    float64 target makes a float64 loss, and an integer target is refused.
-    """
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    if input.shape != target.shape:
-        raise ValueError(
-            f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
-        )
-    kind = target._data.dtype.kind
-    if kind == "b":
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-            "`^` or `logical_xor()` operator instead.")
-    if kind in "iu":
-        raise RuntimeError(
-            f"result type {scalar_type(result_type(input, target))} can't be cast to the "
-            f"desired output type {scalar_type(target)}")
-    if input._data.dtype.kind not in "fc":
-        raise not_implemented("log_sigmoid_cpu", input)
-    shape = target.shape  # pos_weight multiplies the target, weight the loss: both in place
-    for a, b in ((pos_weight, target), (target, weight)):
-        if a is not None and b is not None:
-            joined = broadcast_shape(a.shape, b.shape)  # PyTorch's error when they cannot
-            if tuple(joined) != shape:
-                raise RuntimeError(f"output with shape {list(shape)} doesn't match the "
-                                   f"broadcast shape {list(joined)}")
-    out_dtype = target._data.dtype
-    dtype = result_type(input, target)
-    input, target = cast_to(dtype, input, target)
-    if out_dtype == dtype:
-        return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
-    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction,
-                                              out_dtype)
-
-
-def _softplus(z):
-    """log(1 + e^z) = max(z, 0) + log(1 + e^-|z|), with tensor ops (never overflows)."""
-    return z.relu() + ((-z.abs()).exp() + 1.0).log()
-
-
-_BCE_EPS = float(np.float32(1e-12))  # PyTorch's guard is the float 1e-12, not the double
-
-
-class BinaryCrossEntropy(Function):
-    """ℓ = -w [y log x + (1-y) log(1-x)], each log clamped at -100 (PyTorch's guard);
-    dx = w (x - y) / max(x (1-x), 1e-12),  dy = w (log(1-x) - log x)."""
-
-    node_name = "BinaryCrossEntropyBackward0"
-    jvp = forward_ad.loss
-    saved_names = ("self", "target", "weight")
-
-    @staticmethod
-    def forward(ctx, x, y, weight, reduction):
-        xp, xd, yd = x._xp, x._data, y._data
-        with np.errstate(divide="ignore"):  # NumPy's switch (CuPy has none: it never warns)
-            log_x = xp.maximum(xp.log(xd), -100.0)
-            log_1mx = xp.maximum(xp.log1p(-xd), -100.0)
-        loss = -(yd * log_x + (1.0 - yd) * log_1mx)
-        if weight is not None:
-            loss = loss * weight._data
-        ctx.reduction, ctx.n = reduction, xd.size
-        ctx.save_for_backward(x, y, weight)
-        return x._new(xp.asarray(reduce_loss(loss, reduction), dtype=xd.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y, weight = ctx.saved_tensors
-        if ctx.reduction == "mean":
-            grad = grad / ctx.n
-        need_x, need_y = ctx.needs_input_grad[:2]
-        dx = dy = None
-        if need_x:
-            dx = grad * (x - y) / (x * (1.0 - x)).clamp(min=_BCE_EPS)
-            dx = dx if weight is None else dx * weight
-        if need_y:
-            dy = grad * ((1.0 - x).log().clamp(min=-100.0) - x.log().clamp(min=-100.0))
-            dy = dy if weight is None else dy * weight
-        return dx, dy, None, None
-
-
-def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                         size_average: bool | None = None, reduce: bool | None = None,
-                         reduction: str = "mean") -> Tensor:
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    check_reduction(reduction)
-    same_device(input, target, weight)
-    if input.shape != target.shape:
-        raise ValueError(
-            f"Using a target size ({target.shape!r}) that is different to the input size "
-            f"({input.shape!r}) is deprecated. Please ensure they have the same size.")
-    if target._data.dtype != input._data.dtype:
-        raise RuntimeError(f"Found dtype {scalar_type(target)} but expected {scalar_type(input)}")
-    if weight is not None:
-        _check_expand(weight.shape, target.shape)
-    xd = input._data
-    if ((xd < 0) | (xd > 1)).any():
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    return BinaryCrossEntropy.apply(input, target, weight, reduction)
-
-
-def _check_expand(shape: tuple, target: tuple) -> None:
-    """PyTorch's error when BCE's ``weight`` cannot be expanded to the target's shape."""
-    expected = (1,) * (len(shape) - len(target)) + tuple(target)
-    for i in range(1, len(shape) + 1):
-        if shape[-i] != 1 and shape[-i] != expected[-i]:
-            raise RuntimeError(
-                f"Attempting to broadcast a dimension of length {shape[-i]} at -{i}! "
-                f"Mismatching argument at index 1 had torch.Size({list(shape)}); but expected "
-                f"shape should be broadcastable to {list(expected)}")
 
 
 # --- KL divergence -----------------------------------------------------------------------------

@@ -152,53 +152,6 @@ class BatchedMatmul(Function):
         return grad_a, grad_b
 
 
-class Addmm(Function):
-    """out = β·bias + α·A B (what ``nn.Linear`` does on a batch, with β = α = 1);
-    dbias = β·Σ dout over rows, dA = α·dout Bᵀ, dB = α·Aᵀ dout. With β = 0 the bias is not
-    read at all (a NaN in it does not spread), as in PyTorch."""
-
-    node_name = "AddmmBackward0"
-    saved_names = ("mat1", "mat2")
-
-    @staticmethod
-    def forward(ctx, bias, a, b, beta=1, alpha=1):
-        if a._data.shape[1] != b._data.shape[0]:
-            raise _shape_error(a, b)
-        need_bias, need_a, need_b = ctx.needs_input_grad[:3]
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
-        ctx.column_major = _column_major(a._data), _column_major(b._data)
-        out = a._data @ b._data
-        if alpha != 1:
-            out *= alpha
-        if beta == 1:
-            out += bias._data
-        elif beta != 0:
-            out += beta * bias._data
-        else:  # still the shape that bias broadcasts to
-            out = out + bias._xp.zeros_like(bias._data)
-        return a._new(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        need_bias, need_a, need_b = ctx.needs_input_grad[:3]
-        grad_bias = None
-        if need_bias:
-            grad_bias = (grad if ctx.beta == 1 else grad * ctx.beta).sum_to_size(ctx.bias_shape)
-        grad_ab = grad if ctx.alpha == 1 else grad * ctx.alpha
-        return (grad_bias, *_mm_grads(ctx, grad_ab, a, b, need_a, need_b), None, None)
-
-    @staticmethod
-    def jvp(ctx, t_bias, t_a, t_b, *_):
-        """β·t_bias + α·(t_a @ b + a @ t_b)."""
-        _, a, b = ctx.fw_args[:3]
-        return forward_ad.add_tangents(
-            None if t_bias is None else t_bias * ctx.beta,
-            None if t_a is None else t_a.matmul(b) * ctx.alpha,
-            None if t_b is None else a.matmul(t_b) * ctx.alpha)
-
-
 def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix × matrix."""
     if out is not None:
@@ -226,17 +179,6 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
     if input._data.dtype != tensor._data.dtype:
         raise _dtype_error(input, tensor)
     return Dot.apply(input, tensor)
-
-
-def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
-          alpha: float = 1) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)``, input broadcasting."""
-    same_device(input, mat1, mat2)
-    if mat1._data.dtype.kind in "iu":  # PyTorch converts beta and alpha to the integer type
-        beta, alpha = int(beta), int(alpha)
-    if beta == 1 and alpha == 1:
-        return Addmm.apply(input, mat1, mat2)
-    return Addmm.apply(input, mat1, mat2, beta, alpha)
 
 
 class Addmv(Function):

@@ -1,6 +1,6 @@
-"""A scaled input plus a scaled product: ``addbmm`` (a batch of matrix products, summed) and
-``addr`` (an outer product), the siblings of ``addmm``/``addmv`` (linalg.py) and ``baddbmm``
-(products.py).
+"""A scaled input plus a scaled product: ``addmm`` (a matrix product: ``nn.Linear``), ``addbmm``
+(a batch of matrix products, summed) and ``addr`` (an outer product), the siblings of ``addmv``
+(linalg.py) and ``baddbmm`` (products.py).
 
 * addbmm:  out = β·input + α·Σ_b A[b] @ B[b]
            dinput = β·dout,  dA[b] = α·dout @ B[b]ᵀ,  dB[b] = α·A[b]ᵀ @ dout
@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..autograd import forward_ad
 from ..autograd.function import Function
 from .devices import same_device
 from .dims import normalize_dim
 from .in_place_form import check_inplace, written_in_place
+from .linalg import _column_major, _mm_grads, _shape_error
+from .plain_backward import plain_backward
 from .promotion import cast_to, not_implemented, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -35,6 +38,83 @@ def _scaled_input(input, beta, shape):
     return xp.broadcast_to(input._data * beta if beta != 1 else input._data, shape)
 
 
+# --- addmm: what nn.Linear records -------------------------------------------------------
+class Addmm(Function):
+    """out = β·bias + α·A B (what ``nn.Linear`` does on a batch, with β = α = 1);
+    dbias = β·Σ dout over rows, dA = α·dout Bᵀ, dB = α·Aᵀ dout. With β = 0 the bias is not
+    read at all (a NaN in it does not spread), as in PyTorch."""
+
+    node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+
+    @staticmethod
+    def forward(ctx, bias, a, b, beta=1, alpha=1):
+        if a._data.shape[1] != b._data.shape[0]:
+            raise _shape_error(a, b)
+        need_bias, need_a, need_b = ctx.needs_input_grad[:3]
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
+        ctx.column_major = _column_major(a._data), _column_major(b._data)
+        out = a._data @ b._data
+        if alpha != 1:
+            out *= alpha
+        if beta == 1:
+            out += bias._data
+        elif beta != 0:
+            out += beta * bias._data
+        else:  # still the shape that bias broadcasts to
+            out = out + bias._xp.zeros_like(bias._data)
+        return a._new(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_bias, need_a, need_b = ctx.needs_input_grad[:3]
+        if (ctx.beta == 1 and ctx.alpha == 1 and ctx.bias_shape == grad._data.shape[1:]
+                and plain_backward(grad, a, b)):
+            return _linear_grads(ctx, grad, a, b, need_bias, need_a, need_b)
+        grad_bias = None
+        if need_bias:
+            grad_bias = (grad if ctx.beta == 1 else grad * ctx.beta).sum_to_size(ctx.bias_shape)
+        grad_ab = grad if ctx.alpha == 1 else grad * ctx.alpha
+        return (grad_bias, *_mm_grads(ctx, grad_ab, a, b, need_a, need_b), None, None)
+
+    @staticmethod
+    def jvp(ctx, t_bias, t_a, t_b, *_):
+        """β·t_bias + α·(t_a @ b + a @ t_b)."""
+        _, a, b = ctx.fw_args[:3]
+        return forward_ad.add_tangents(
+            None if t_bias is None else t_bias * ctx.beta,
+            None if t_a is None else t_a.matmul(b) * ctx.alpha,
+            None if t_b is None else a.matmul(t_b) * ctx.alpha)
+
+
+def _linear_grads(ctx, grad, a, b, need_bias: bool, need_a: bool, need_b: bool) -> tuple:
+    """``nn.Linear``'s gradients (β = α = 1, one bias value per column) in a plain backward:
+    the bias's sum over rows and the products of ``_mm_grads`` in the same memory layouts, on
+    the arrays (the same bits), without an op call and two transposed views per product."""
+    g, (a_cols, b_cols) = grad._data, ctx.column_major
+    grad_bias = grad._new(g.sum(axis=0)) if need_bias else None
+    grad_a = grad_b = None
+    if need_a:  # dA = dout Bᵀ
+        grad_a = grad._new((b._data @ g.T).T if a_cols else g @ b._data.T)
+    if need_b:  # dB = Aᵀ dout
+        grad_b = grad._new((g.T @ a._data).T if b_cols else a._data.T @ g)
+    return grad_bias, grad_a, grad_b, None, None
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
+          alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``, input broadcasting."""
+    same_device(input, mat1, mat2)
+    if mat1._data.dtype.kind in "iu":  # PyTorch converts beta and alpha to the integer type
+        beta, alpha = int(beta), int(alpha)
+    if beta == 1 and alpha == 1:
+        return Addmm.apply(input, mat1, mat2)
+    return Addmm.apply(input, mat1, mat2, beta, alpha)
+
+
+# --- addbmm, addr ---------------------------------------------------------------------------
 class Addbmm(Function):
     """out = β·input + α·Σ_b batch1[b] @ batch2[b]. The sum of products is one matrix
     product, of the batches laid side by side: (n, B·m) @ (B·m, p), as PyTorch computes it."""

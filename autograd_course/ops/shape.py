@@ -17,6 +17,7 @@ from ..autograd import forward_ad
 from ..autograd.function import Function
 from ..memory_formats import check_memory_format
 from .dims import normalize_dim
+from .plain_backward import plain_backward
 from .view_detection import check_shape, view_of
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -115,6 +116,8 @@ class T(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if plain_backward(grad):  # nothing records it: the transposed array, no view op
+            return grad._new(grad._data.T)
         return grad.t()
 
 

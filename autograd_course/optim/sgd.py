@@ -6,12 +6,35 @@ For each parameter p with gradient g (after ``g += weight_decay · p``):
     buf = momentum · buf + (1 - dampening) · g   afterwards
     g   = g + momentum · buf   if nesterov   else   buf
     p  -= lr · g
+
+The last line is ``p.add_(g, alpha=-lr)``; for the usual parameter (a float array of its own,
+its gradient of the same dtype and shape) ``_descend`` writes it into p's memory directly.
 """
 
 from __future__ import annotations
 
-from ..autograd import grad_mode
+import numpy as np
+
+from ..autograd import forward_ad, grad_mode, profiler
 from .optimizer import Optimizer
+
+
+def _descend(p, g, lr: float) -> None:
+    """p -= lr·g: what ``p.add_(g, alpha=-lr)`` computes (g scaled by -lr in p's dtype, then
+    added; the same bits), written into p's memory with one temporary array instead of two,
+    and without add_'s checks, which a float parameter and its own gradient always pass.
+    Anything else (another dtype or layout, an inference tensor, a tangent, a profile that
+    records ``aten::add_``) goes through ``add_`` itself."""
+    data, step = p._data, g._data
+    if (type(lr) not in (int, float) or type(data) is not np.ndarray or type(step) is not np.ndarray
+            or data.dtype != step.dtype or data.dtype not in (np.float32, np.float64)
+            or data.shape != step.shape or not data.flags.c_contiguous
+            or not data.flags.writeable or p._inference or profiler.state.enabled
+            or forward_ad.any_dual((p, g))):
+        p.add_(g, alpha=-lr)
+        return
+    np.add(data, step * np.asarray(-lr, dtype=data.dtype), out=data)
+    p._bump_version()
 
 
 class SGD(Optimizer):
@@ -51,5 +74,5 @@ class SGD(Optimizer):
                         else:
                             buf.mul_(momentum).add_(g, alpha=1 - dampening)
                         g = g.add(buf, alpha=momentum) if group["nesterov"] else buf
-                    p.add_(g, alpha=-lr)
+                    _descend(p, g, lr)
         return loss

@@ -15,6 +15,7 @@ from ...autograd import forward_ad
 from ...autograd.function import Function
 from ..combine import where
 from ..in_place_form import check_inplace, written_in_place
+from ..plain_backward import plain_backward
 from ..promotion import check_float
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -38,7 +39,15 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
+        if plain_backward(grad, y):  # nothing records it: ThresholdBackward's choice, no op
+            return grad._new(_threshold_choice(grad, y, 0))
         return ThresholdBackward.apply(grad, y)
+
+
+def _threshold_choice(grad, y, threshold):
+    """The array grad where y > threshold, else 0."""
+    zero = grad._data.dtype.type(0)  # of grad's dtype: the choice makes no second copy
+    return grad._xp.where(y._data > threshold, grad._data, zero)
 
 
 class ThresholdBackward(Function):
@@ -55,8 +64,7 @@ class ThresholdBackward(Function):
     def forward(ctx, grad, y, threshold=0):
         ctx.save_for_backward(y)
         ctx.threshold = threshold
-        zero = grad._data.dtype.type(0)  # of grad's dtype: the choice makes no second copy
-        return grad._new(grad._xp.where(y._data > threshold, grad._data, zero))
+        return grad._new(_threshold_choice(grad, y, threshold))
 
     @staticmethod
     def backward(ctx, gg):

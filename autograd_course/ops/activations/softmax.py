@@ -14,6 +14,7 @@ from ... import dtypes
 from ...autograd import forward_ad
 from ...autograd.function import Function
 from ..dims import normalize_dim
+from ..plain_backward import plain_backward
 from ..promotion import not_implemented
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -84,6 +85,8 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
+        if plain_backward(grad, y):  # nothing records it: LogSoftmaxBackward's formula, no op
+            return grad._new(_log_softmax_grad(grad, y, ctx.dim)), None
         return LogSoftmaxBackward.apply(grad, y, ctx.dim), None
 
     @staticmethod
@@ -91,6 +94,12 @@ class LogSoftmax(Function):
         """dy = dx - Σ softmax(x)·dx (J = I - 1·softmax(x)ᵀ)."""
         (y,) = ctx.saved_tensors
         return t - (y.exp() * t).sum(ctx.dim, keepdim=True)
+
+
+def _log_softmax_grad(grad, y, dim: int):
+    """The array dy - e^y · Σ dy along ``dim``."""
+    g = grad._data
+    return g - grad._xp.exp(y._data) * g.sum(axis=dim, keepdims=True)
 
 
 class LogSoftmaxBackward(Function):
@@ -106,8 +115,7 @@ class LogSoftmaxBackward(Function):
     def forward(ctx, grad, y, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, y)
-        g = grad._data
-        return grad._new(g - grad._xp.exp(y._data) * g.sum(axis=dim, keepdims=True))
+        return grad._new(_log_softmax_grad(grad, y, dim))
 
     @staticmethod
     def backward(ctx, gg):
