@@ -94,9 +94,10 @@ def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
     matrix product instead (``window_matrix``), cheaper than the kh·kw strided adds."""
     n, c, kh, kw, ho, wo = dwin.shape
     (sh, sw), (dh, dw) = stride, dilation
-    if 0 < n * c * kh * kw * ho * wo * image_hw[0] * image_hw[1] <= SMALL_COL2IM:
-        m = window_matrix((kh, kw), stride, dilation, tuple(pads), tuple(image_hw), (ho, wo),
-                          str(dwin.dtype))
+    matrix_size = kh * kw * ho * wo * image_hw[0] * image_hw[1]
+    if matrix_size <= SMALL_MATRIX and 0 < n * c * matrix_size <= SMALL_COL2IM:
+        m = window_matrix((kh, kw), tuple(stride), tuple(dilation), tuple(pads),
+                          tuple(image_hw), (ho, wo), str(dwin.dtype))
         return (dwin.reshape(n * c, -1) @ xp.asarray(m)).reshape((n, c) + tuple(image_hw))
     out = xp.zeros((n, c) + tuple(image_hw), dtype=dwin.dtype)
     for i in range(kh):
@@ -109,6 +110,7 @@ def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
 
 
 SMALL_COL2IM = 2**23  # multiply-adds of col2im as a matrix product worth doing (~50 µs)
+SMALL_MATRIX = 2**18  # entries of a window matrix worth keeping (1 MiB in float32; 64 kept)
 
 
 @functools.lru_cache(maxsize=64)
