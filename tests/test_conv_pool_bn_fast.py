@@ -216,3 +216,32 @@ def test_empty_batch_gradients_like_torch(torch_oracle, monkeypatch, small):
     for ours, theirs in zip(*results):
         assert ours.shape == theirs.shape
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+@pytest.mark.parametrize("ceil_mode", [False, True])
+def test_max_pool2d_lowest_values_point_inside_like_torch(torch_oracle, dtype, ceil_mode):
+    """A window whose real pixels are all the lowest value (-inf, or int64's minimum) ties with
+    the padding: PyTorch never looks at the padding, so its first real pixel wins."""
+    torch = torch_oracle
+    rng = np.random.default_rng(8)
+    low = -np.inf if dtype == "float32" else np.iinfo(np.int64).min
+    x = rng.integers(-2, 2, (2, 3, 6, 7)).astype(dtype)
+    x[rng.random(x.shape) < 0.7] = low
+    x[0, 0] = low  # one plane entirely
+    results = []
+    for lib in (ag, torch):
+        t = lib.tensor(x, requires_grad=dtype == "float32")
+        out, idx = lib.nn.functional.max_pool2d(t, 3, 2, 1, ceil_mode=ceil_mode,
+                                                return_indices=True)
+        grad = None
+        if dtype == "float32":
+            out.backward(lib.ones_like(out))
+            grad = t.grad.numpy()
+        results.append((out.detach().numpy(), idx.numpy(), grad))
+    (out, idx, grad), (t_out, t_idx, t_grad) = results
+    np.testing.assert_array_equal(out, t_out)
+    np.testing.assert_array_equal(idx, t_idx)
+    assert idx.min() >= 0
+    if grad is not None:
+        np.testing.assert_array_equal(grad, t_grad)

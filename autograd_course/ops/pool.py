@@ -108,7 +108,12 @@ class MaxPool2D(Function):
         win = windows(xp, data, kernel, stride, dilation, out_hw)   # (N, C, kh, kw, Ho, Wo)
         flat = win.reshape(n, c, kernel[0] * kernel[1], *out_hw)   # copies the windows once
         out = flat.max(axis=2)
-        tap = _first_tap(xp, flat, out)                             # first maximum, like PyTorch
+        inside = None
+        if pads != (0, 0, 0, 0) and (out == low).any():  # the padding may hold the first max:
+            ones = xp.ones((1, 1) + x4.shape[2:], dtype=bool)  # only real pixels may win
+            inside = windows(xp, pad_array(xp, ones, pads, False), kernel, stride, dilation,
+                             out_hw).reshape(1, 1, kernel[0] * kernel[1], *out_hw)
+        tap = _first_tap(xp, flat, out, inside)                     # first maximum, like PyTorch
         # where each winner sits in the padded image, as a flat index per (n, c) plane
         rows = xp.arange(out_hw[0]).reshape(-1, 1) * stride[0] + (tap // kernel[1]) * dilation[0]
         cols = xp.arange(out_hw[1]) * stride[1] + (tap % kernel[1]) * dilation[1]
@@ -138,15 +143,17 @@ class MaxPool2D(Function):
         return t4.reshape(n, c, -1).gather(2, where).reshape(ctx.out_shape)
 
 
-def _first_tap(xp, flat: np.ndarray, out: np.ndarray) -> np.ndarray:
+def _first_tap(xp, flat: np.ndarray, out: np.ndarray, inside=None) -> np.ndarray:
     """Which tap of each window holds its max ``out``: the first one equal to it, found tap by
-    tap from the last (``flat.argmax(axis=2)`` gives the same, several times slower). A
-    window holding NaN has no equal tap; PyTorch's kernel keeps a tap when it is greater or
-    NaN, so there it is the window's last NaN."""
+    tap from the last (``flat.argmax(axis=2)`` gives the same, several times slower); with
+    ``inside`` (True on real pixels), the first real pixel equal to it, as PyTorch's kernel
+    never looks at the padding. A window holding NaN has no equal tap; PyTorch's kernel keeps
+    a tap when it is greater or NaN, so there it is the window's last NaN."""
     taps = flat.shape[2]
     tap = xp.full(out.shape, -1, dtype=xp.intp)
     for t in reversed(range(taps)):
-        tap = xp.where(flat[:, :, t] == out, t, tap)
+        hit = flat[:, :, t] == out
+        tap = xp.where(hit if inside is None else hit & inside[:, :, t], t, tap)
     if tap.size and tap.min() < 0:
         last_nan = taps - 1 - xp.isnan(flat[:, :, ::-1]).argmax(axis=2)
         tap = xp.where(tap < 0, last_nan, tap)
