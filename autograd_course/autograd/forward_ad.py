@@ -120,7 +120,7 @@ class dual_level:
 
 
 # --- dual tensors ---------------------------------------------------------------------------
-NOT_DERIVED = (-1, None)  # a view that never takes its base's tangent (unpack_dual's primal)
+NOT_DERIVED = views.NOT_DERIVED  # never takes its base's tangent (unpack_dual's primal)
 
 
 def tangent_of(tensor):

@@ -105,7 +105,7 @@ class BackwardNode(Node, SavedFields, LegacyCtx, forward_ad.ForwardCtx):
         """Call the Function's ``backward``; return one gradient per ``next_functions`` edge."""
         if (len(grads) > 1 or grads[0] is None) and any(g is None for g in grads):
             if self._builtin and all(g is None for g in grads):
-                return [None] * len(self._next_nodes)  # no gradient at all: none flows on
+                return [None] * len(self._next_nrs)  # no gradient at all: none flows on
             if self.materialize_grads:  # an output without gradient: zeros
                 grads = backward_result.materialized(self, grads)
         result = self._forward_cls.backward(self, *grads)

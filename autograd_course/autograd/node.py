@@ -59,7 +59,7 @@ class Node:
     @property
     def next_functions(self) -> tuple:
         """``((node, input_nr), ...)``: one edge per tensor input, built when read."""
-        return tuple(zip(self._next_nodes, self._next_nrs))
+        return tuple(zip(self.next_nodes(), self._next_nrs))
 
     @property
     def _next_nodes(self) -> tuple:

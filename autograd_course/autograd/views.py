@@ -41,6 +41,11 @@ WHY = {  # PyTorch's reason for each refusal, and what to do instead
 }
 
 
+# A tensor's ``_fw_grad`` when it must never take its base's tangent (forward_ad.py: the primal
+# that ``unpack_dual`` returns, and views of it).
+NOT_DERIVED = (-1, None)
+
+
 def register_view(view, x, multiple_outputs: bool = False) -> None:
     """Make ``view``, a new tensor on ``x``'s memory, a view of ``x``: its base is the tensor
     that owns the memory, it shares x's version counter, and it remembers how it was made.
@@ -54,9 +59,8 @@ def register_view(view, x, multiple_outputs: bool = False) -> None:
             return
     view._version_counter = x._shared_version_counter()
     view._base = owner = x if x._base is None else x._base
-    kept = x._fw_grad  # a view of unpack_dual's primal: no tangent either,
-    if kept is not None and kept[0] == -1:  # not even its base's (forward_ad.NOT_DERIVED)
-        view._fw_grad = kept
+    if x._fw_grad is NOT_DERIVED:  # a view of unpack_dual's primal: no tangent either
+        view._fw_grad = NOT_DERIVED
     state = grad_mode.state  # (``user``: the mode the learner set, also inside a forward)
     if state.user or hooks.current_graph_task() is None:  # (see views_to_refresh)
         if owner._views is None:
