@@ -100,8 +100,7 @@ def _as_array(node, t) -> bool:
     and device (those of the first tensor it saved; set on every node that saves one, as
     Python 3.11 keeps a class's instance attributes without a dict only if its first
     instances set them all)."""
-    device = node.saved_device  # (the same device object, or an equal one)
-    return type(t) is node.saved_type and (t._device is device or t._device == device)
+    return type(t) is node.saved_type and t._device == node.saved_device
 
 
 def unpack_all(node) -> tuple:
