@@ -33,8 +33,8 @@ class ConvolutionBackward(FirstOrderOnly):
     @staticmethod
     def forward(ctx, grad_out, x, weight, geometry, mask):
         stride, pads, dilation, groups = geometry
-        cols, padded_hw, _ = im2col(x, weight.shape, stride, pads, dilation, groups)
-        full = (x.shape, weight.shape, padded_hw, stride, pads, dilation, groups)
+        cols, _ = im2col(x, weight.shape, stride, pads, dilation, groups)
+        full = (x.shape, weight.shape, stride, pads, dilation, groups)
         return ConvolutionGrad.forward(None, grad_out, x._new(cols), weight, full, mask)
 
     @staticmethod

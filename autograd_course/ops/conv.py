@@ -95,10 +95,10 @@ def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
     n, c, kh, kw, ho, wo = dwin.shape
     (sh, sw), (dh, dw) = stride, dilation
     matrix_size = kh * kw * ho * wo * image_hw[0] * image_hw[1]
-    if matrix_size <= SMALL_MATRIX and 0 < n * c * matrix_size <= SMALL_COL2IM:
+    if xp is np and matrix_size <= SMALL_MATRIX and 0 < n * c * matrix_size <= SMALL_COL2IM:
         m = window_matrix((kh, kw), tuple(stride), tuple(dilation), tuple(pads),
                           tuple(image_hw), (ho, wo), str(dwin.dtype))
-        return (dwin.reshape(n * c, -1) @ xp.asarray(m)).reshape((n, c) + tuple(image_hw))
+        return (dwin.reshape(n * c, -1) @ m).reshape((n, c) + tuple(image_hw))
     out = xp.zeros((n, c) + tuple(image_hw), dtype=dwin.dtype)
     for i in range(kh):
         rows = _tap_span(i * dh - pads[0], sh, ho, image_hw[0])
@@ -148,7 +148,7 @@ class FirstOrderOnly(Function):
 
 def im2col(x, w_shape, stride, pads, dilation, groups) -> tuple:
     """``cols[g, (c, i, j), (n, y, x)]``: one kernel-sized patch of the padded input per
-    column, one matrix per group; with the padded and the output (height, width)."""
+    column, one matrix per group; with the output (height, width)."""
     n, c, h, w = x.shape
     c_g, kh, kw = w_shape[1:]
     data = pad_array(x._xp, x._data, pads)
@@ -156,7 +156,7 @@ def im2col(x, w_shape, stride, pads, dilation, groups) -> tuple:
               out_size(w, kw, stride[1], pads[2] + pads[3], dilation[1]))
     win = windows(x._xp, data, (kh, kw), stride, dilation, out_hw)
     cols = win.transpose(1, 2, 3, 0, 4, 5).reshape(groups, c_g * kh * kw, -1)
-    return cols, data.shape[2:], out_hw
+    return cols, out_hw
 
 
 class Convolution(Function):
@@ -170,7 +170,7 @@ class Convolution(Function):
         xp = x._xp
         n = x.shape[0]
         o, c_g, kh, kw = weight.shape
-        cols, padded_hw, out_hw = im2col(x, weight.shape, stride, pads, dilation, groups)
+        cols, out_hw = im2col(x, weight.shape, stride, pads, dilation, groups)
         w_mat = weight._data.reshape(groups, o // groups, c_g * kh * kw)
         out = xp.matmul(w_mat, cols)  # (groups, O/groups, N·Ho·Wo): the one matrix multiply
         out = xp.ascontiguousarray(out.reshape(o, n, *out_hw).transpose(1, 0, 2, 3))
@@ -178,7 +178,7 @@ class Convolution(Function):
             out += bias._data.reshape(1, o, 1, 1)
         need_x, need_w = ctx.needs_input_grad[:2]
         ctx.save_for_backward(x._new(cols) if need_w else None, weight if need_x else None)
-        ctx.geometry = (x.shape, weight.shape, padded_hw, stride, pads, dilation, groups)
+        ctx.geometry = (x.shape, weight.shape, stride, pads, dilation, groups)
         return x._new(out)
 
     @staticmethod
@@ -206,7 +206,7 @@ class ConvolutionGrad(FirstOrderOnly):
     @staticmethod
     def forward(ctx, grad, cols, weight, geometry, needs):
         xp = grad._xp
-        x_shape, w_shape, padded_hw, stride, pads, dilation, groups = geometry
+        x_shape, w_shape, stride, pads, dilation, groups = geometry
         n, o, ho, wo = grad.shape
         c_g, kh, kw = w_shape[1:]
         g = xp.ascontiguousarray(grad._data.transpose(1, 0, 2, 3)).reshape(groups, o // groups, -1)

@@ -215,7 +215,7 @@ class AvgPool2D(Function):
         data = pad_array(xp, _as_4d(x._data), pads)
         win = windows(xp, data, kernel, stride, (1, 1), out_hw)
         out = win.sum(axis=(2, 3)) / xp.asarray(divisor, dtype=x._data.dtype)
-        ctx.args = x.shape, data.shape[2:], kernel, stride, pads, divisor
+        ctx.args = x.shape, kernel, stride, pads, divisor
         return x._new(out.astype(x._data.dtype, copy=False).reshape(out.shape[4 - x.ndim:]))
 
     @staticmethod
@@ -232,7 +232,7 @@ class AvgPool2DGrad(FirstOrderOnly):
     @staticmethod
     def forward(ctx, grad, args):
         xp = grad._xp
-        x_shape, padded_hw, kernel, stride, pads, divisor = args
+        x_shape, kernel, stride, pads, divisor = args
         share = _as_4d(grad._data) / xp.asarray(divisor, dtype=grad._data.dtype)
         n, c, ho, wo = share.shape
         dwin = xp.broadcast_to(share[:, :, None, None], (n, c, *kernel, ho, wo))
