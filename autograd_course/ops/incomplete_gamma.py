@@ -62,25 +62,31 @@ def _continued_fraction(a: float, x: float) -> float:
     return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
 
 
-def lower(a: float, x: float) -> float:
-    """P(a, x), with PyTorch's values at the edges (nan for a negative argument)."""
+def _edge(a: float, x: float):
+    """P(a, x) where PyTorch gives it without computing (nan for a negative argument), else
+    None."""
     if math.isnan(a) or math.isnan(x) or a < 0 or x < 0 or (a == 0 and x == 0):
         return math.nan
     if a == 0 or math.isinf(x):
         return math.nan if math.isinf(a) else 1.0
     if x == 0 or math.isinf(a):
         return 0.0
+    return None
+
+
+def lower(a: float, x: float) -> float:
+    """P(a, x), with PyTorch's values at the edges."""
+    p = _edge(a, x)
+    if p is not None:
+        return p
     return _series(a, x) if x < a + 1 else 1.0 - _continued_fraction(a, x)
 
 
 def upper(a: float, x: float) -> float:
     """Q(a, x) = 1 - P(a, x), computed directly where P is close to 1 (no cancellation)."""
-    if math.isnan(a) or math.isnan(x) or a < 0 or x < 0 or (a == 0 and x == 0):
-        return math.nan
-    if a == 0 or math.isinf(x):
-        return math.nan if math.isinf(a) else 0.0
-    if x == 0 or math.isinf(a):
-        return 1.0
+    p = _edge(a, x)
+    if p is not None:
+        return 1.0 - p  # (exact at the edges: 1 - 1, 1 - 0, and nan stays nan)
     return 1.0 - _series(a, x) if x < a + 1 else _continued_fraction(a, x)
 
 
