@@ -65,15 +65,16 @@ class Module(ModuleState):
     def __call__(self, *args: object, **kwargs: object) -> Any:
         """Run the pre-hooks, ``forward``, then the hooks (which may replace the output);
         with backward hooks, inputs and outputs pass through their nodes (backward_hooks.py)."""
-        if not (self._forward_pre_hooks or self._forward_hooks or self.__dict__.get(
-                "_backward_hooks") or self.__dict__.get("_backward_pre_hooks")):
+        backward_hooked = (self.__dict__.get("_backward_hooks")
+                           or self.__dict__.get("_backward_pre_hooks"))
+        if not (self._forward_pre_hooks or self._forward_hooks or backward_hooked):
             return self.forward(*args, **kwargs)  # no hook: the usual call, nothing else to do
         for hook in list(self._forward_pre_hooks):
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         backward_hook = None
-        if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
+        if backward_hooked:
             backward_hook = BackwardHook(self, list(self._backward_hooks),
                                          list(self._backward_pre_hooks))
             args = backward_hook.setup_input_hook(args)
