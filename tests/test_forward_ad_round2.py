@@ -634,3 +634,22 @@ def test_a_view_taken_before_its_base_got_a_tangent_sees_it_like_torch(torch_ora
                     .tangent.tolist())
 
     assert run(ag) == run(torch_oracle)
+
+
+def test_view_takes_its_base_tangent_again_in_a_later_level(torch_oracle):
+    """A view's window of its base's tangent belongs to the level it was taken in: in a later
+    level the view takes its window of the base's new tangent."""
+    def run(m):
+        fw = m.autograd.forward_ad
+        x = m.zeros(4, dtype=m.float64)
+        view = x[1:3]
+        seen = []
+        for k in (1.0, 2.0):
+            with fw.dual_level():
+                x.copy_(fw.make_dual(m.ones(4, dtype=m.float64),
+                                     m.full((4,), k, dtype=m.float64)))
+                tangent = fw.unpack_dual(view).tangent
+                seen.append(None if tangent is None else tangent.tolist())
+        return seen
+
+    assert run(ag) == run(torch_oracle) == [[1.0, 1.0], [2.0, 2.0]]

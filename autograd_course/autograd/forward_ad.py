@@ -129,7 +129,9 @@ def tangent_of(tensor):
     view's tangent is a view of its base's."""
     if not isinstance(tensor, TensorBase):
         return None
-    kept = tensor.__dict__.get("_fw_grad")
+    kept = tensor._fw_grad
+    if kept is not None and kept is not NOT_DERIVED and kept[0] != _Level.closed:
+        kept = None  # (a tangent of a level that has closed: as if it had none)
     if kept is None and state.level >= 0 and tensor._base is not None:
         return _window(tensor, create=False)
     if kept is None or state.level < 0 or kept[0] != _Level.closed:
