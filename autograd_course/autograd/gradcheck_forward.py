@@ -33,8 +33,7 @@ def check(func, inputs: tuple, numerical: list, rtol: float, atol: float, fail) 
     """``numerical[k][j]``: rows index input k's elements, columns output j's. ``fail(message)``
     returns False or raises, as gradcheck was asked."""
     plain = tuple(a.detach() if isinstance(a, TensorBase) else a for a in inputs)
-    checked = [i for i, a in enumerate(inputs) if isinstance(a, TensorBase) and a.requires_grad]
-    for k, i in enumerate(checked):
+    for k, i in enumerate(_checked(inputs)):
         x = plain[i]
         rows = [_row(func, plain, i, e) for e in range(x.numel())]
         for j, num in enumerate(numerical[k]):
@@ -116,26 +115,22 @@ def _jvp(func, inputs: tuple, i: int, tangent) -> list:
 
 
 def batched(func, inputs: tuple, fail) -> bool:
-    """Two random tangents per checked input, each pushed through alone, then the pair as one
-    "batch" (here: one after the other, with random draws refused); the same tangents out."""
+    """Two random tangents per checked input, pushed through as PyTorch's vmap would push the
+    pair, with random draws refused. (There are no batching rules here: the pair goes through
+    one tangent after the other, so what it gives equals the plain check's by construction,
+    and only the refusal is left to check.)"""
     rng = np.random.default_rng(4)
     for i in _checked(inputs):
         x = inputs[i]
         if not x.is_floating_point():
             continue
         pair = [x._new(rng.standard_normal(x.shape).astype(x._data.dtype)) for _ in range(2)]
-        expected = [_jvp(func, inputs, i, t) for t in pair]
         _random.refusal.message = VMAP_RANDOM
         try:
-            result = [_jvp(func, inputs, i, t) for t in pair]
+            for tangent in pair:
+                _jvp(func, inputs, i, tangent)
         except RuntimeError as ex:
             return fail(f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_FWD}")
         finally:
             _random.refusal.message = None
-        for k, (res, exp) in enumerate(zip(zip(*result), zip(*expected))):
-            res, exp = (np.stack([to_numpy(t._data) for t in ts]) for ts in (res, exp))
-            if not np.allclose(res, exp, rtol=1e-5, atol=1e-8):
-                as_tensor = type(x)._wrap  # (PyTorch's message numbers both by the output)
-                return fail(f"\nFor output {k} and input {k}:\n\n{FAILED_BATCHED_FWD}\n\n"
-                            f"Got:\n{as_tensor(res)}\n\nExpected:\n{as_tensor(exp)}".strip())
     return True
