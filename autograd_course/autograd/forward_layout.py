@@ -13,16 +13,12 @@ from __future__ import annotations
 
 import math
 
-from . import grad_mode
-
-
-def _storage_numel(tensor) -> int:
-    return tensor.untyped_storage().nbytes() // tensor.element_size()
+from .. import storage
 
 
 def _has_same_storage_numel(base, other) -> bool:
     """Whether the two storages hold as many elements (``torch._has_same_storage_numel``)."""
-    return _storage_numel(base) == _storage_numel(other)
+    return storage.numel(base._data) == storage.numel(other._data)
 
 
 def has_same_meta(base, other) -> bool:
@@ -42,10 +38,9 @@ def _new_zeros_with_same_feature_meta(self, other, *, self_num_batch_dims: int =
     dims: each batch entry gets a whole storage of ``other``'s length, one after another."""
     k = self_num_batch_dims
     batch = tuple(self.shape[:k])
-    feature_numel = _storage_numel(other)
+    feature_numel = storage.numel(other._data)
     batch_strides = tuple(feature_numel * math.prod(batch[i + 1:]) for i in range(k))
-    with grad_mode.no_grad():
-        memory = other.new_zeros(feature_numel * math.prod(batch))
+    memory = other.new_zeros(feature_numel * math.prod(batch))
     return memory.as_strided(batch + tuple(other.shape), batch_strides + other.stride(),
                              other.storage_offset())
 
