@@ -58,7 +58,8 @@ class Conv2d(Module):
         if message:
             raise layer_error(self, message)
         refuse_operands(input, self.weight, self.bias)  # the rest F.conv2d would check
-        return convolve(input, self.weight, self.bias, stride, pads, dilation, self.groups)
+        return convolve(batched, self.weight, self.bias, stride, pads, dilation, self.groups,
+                        batched is not input)
 
     def extra_repr(self) -> str:
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "

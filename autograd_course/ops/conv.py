@@ -309,7 +309,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
     message = conv2d_check(batched, weight, bias, stride, pads, dilation, groups)
     if message:
         raise RuntimeError(message)
-    return convolve(input, weight, bias, stride, pads, dilation, groups)
+    return convolve(batched, weight, bias, stride, pads, dilation, groups, batched is not input)
 
 
 def refuse_operands(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
@@ -319,11 +319,11 @@ def refuse_operands(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
         raise NotImplementedError('"slow_conv2d_cpu" not implemented for \'Bool\'')
 
 
-def convolve(input: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple[int, int],
-             pads: tuple[int, ...], dilation: tuple[int, int], groups: int) -> Tensor:
+def convolve(batched: Tensor, weight: Tensor, bias: Tensor | None, stride: tuple[int, int],
+             pads: tuple[int, ...], dilation: tuple[int, int], groups: int,
+             unbatched: bool) -> Tensor:
     """The convolution of arguments already checked (by ``conv2d``, or by ``nn.Conv2d``,
-    which checks them itself to name the layer in its messages)."""
-    unbatched = input.ndim == 3
-    out = Convolution.apply(input.unsqueeze(0) if unbatched else input, weight, bias, stride,
-                            pads, dilation, groups)
+    which checks them itself to name the layer in its messages); ``batched``: the (N, C, H, W)
+    input, made from an unbatched (C, H, W) one when ``unbatched``."""
+    out = Convolution.apply(batched, weight, bias, stride, pads, dilation, groups)
     return out.squeeze(0) if unbatched else out
