@@ -14,6 +14,7 @@ from .broadcasting import broadcast_error
 from .devices import same_device
 from .operands import is_tensor, tensors_only
 from .out_arg import write_out
+from .plain_backward import plain_backward
 from .promotion import not_implemented, scalar_type
 from .shape import MatmulSqueeze
 
@@ -42,6 +43,11 @@ def _mm_grads(ctx, grad, a, b, need_a: bool, need_b: bool):
     (C-contiguous) like the weight itself, with no transposing copy anywhere.
     """
     a_cols, b_cols = ctx.column_major
+    if plain_backward(grad, a, b):  # nothing records it: the same products, on the arrays
+        g = grad._data
+        grad_a = grad._new((b._data @ g.T).T if a_cols else g @ b._data.T) if need_a else None
+        grad_b = grad._new((g.T @ a._data).T if b_cols else a._data.T @ g) if need_b else None
+        return grad_a, grad_b
     grad_a = grad_b = None  # (Mm.apply directly: grad, a and b already agree in dtype and shape)
     if need_a:
         grad_a = Mm.apply(b, grad.t()).t() if a_cols else Mm.apply(grad, b.t())

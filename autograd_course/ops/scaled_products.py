@@ -23,7 +23,6 @@ from .devices import same_device
 from .dims import normalize_dim
 from .in_place_form import check_inplace, written_in_place
 from .linalg import _column_major, _mm_grads, _shape_error
-from .plain_backward import plain_backward
 from .promotion import cast_to, not_implemented, result_type, scalar_type
 
 if TYPE_CHECKING:  # for the type hints only (importing it would be a cycle)
@@ -70,9 +69,6 @@ class Addmm(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad[:3]
-        if (ctx.beta == 1 and ctx.alpha == 1 and ctx.bias_shape == grad._data.shape[1:]
-                and plain_backward(grad, a, b)):
-            return _linear_grads(ctx, grad, a, b, need_bias, need_a, need_b)
         grad_bias = None
         if need_bias:
             grad_bias = (grad if ctx.beta == 1 else grad * ctx.beta).sum_to_size(ctx.bias_shape)
@@ -87,20 +83,6 @@ class Addmm(Function):
             None if t_bias is None else t_bias * ctx.beta,
             None if t_a is None else t_a.matmul(b) * ctx.alpha,
             None if t_b is None else a.matmul(t_b) * ctx.alpha)
-
-
-def _linear_grads(ctx, grad, a, b, need_bias: bool, need_a: bool, need_b: bool) -> tuple:
-    """``nn.Linear``'s gradients (β = α = 1, one bias value per column) in a plain backward:
-    the bias's sum over rows and the products of ``_mm_grads`` in the same memory layouts, on
-    the arrays (the same bits), without an op call and two transposed views per product."""
-    g, (a_cols, b_cols) = grad._data, ctx.column_major
-    grad_bias = grad._new(g.sum(axis=0)) if need_bias else None
-    grad_a = grad_b = None
-    if need_a:  # dA = dout Bᵀ
-        grad_a = grad._new((b._data @ g.T).T if a_cols else g @ b._data.T)
-    if need_b:  # dB = Aᵀ dout
-        grad_b = grad._new((g.T @ a._data).T if b_cols else a._data.T @ g)
-    return grad_bias, grad_a, grad_b, None, None
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
