@@ -95,10 +95,10 @@ def col2im(xp: ModuleType, dwin: np.ndarray, image_hw: tuple[int, int],
     n, c, kh, kw, ho, wo = dwin.shape
     (sh, sw), (dh, dw) = stride, dilation
     matrix_size = kh * kw * ho * wo * image_hw[0] * image_hw[1]
-    if xp is np and matrix_size <= SMALL_MATRIX and 0 < n * c * matrix_size <= SMALL_COL2IM:
+    if matrix_size <= SMALL_MATRIX and 0 < n * c * matrix_size <= SMALL_COL2IM:
         m = window_matrix((kh, kw), tuple(stride), tuple(dilation), tuple(pads),
                           tuple(image_hw), (ho, wo), str(dwin.dtype))
-        return (dwin.reshape(n * c, -1) @ m).reshape((n, c) + tuple(image_hw))
+        return (dwin.reshape(n * c, -1) @ xp.asarray(m)).reshape((n, c) + tuple(image_hw))
     out = xp.zeros((n, c) + tuple(image_hw), dtype=dwin.dtype)
     for i in range(kh):
         rows = _tap_span(i * dh - pads[0], sh, ho, image_hw[0])
